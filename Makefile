@@ -1,0 +1,43 @@
+# Two commands set everything up on a fresh machine (Debian, python3, make):
+#   make app    serve the Voila app on http://localhost:8866
+#   make test   ruff and the whole pytest suite (unit, widget, notebooks, browser)
+# Both create .venv when it is missing and reinstall only when pyproject.toml changed.
+
+PYTHON ?= python3
+VENV ?= .venv
+BIN := $(VENV)/bin
+PORT ?= 8866
+PYTEST_ARGS ?=
+
+.PHONY: app test lint catalogs bench clean
+
+$(BIN)/python:
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+
+# One stamp per set of extras: it is older than pyproject.toml when that changed.
+$(VENV)/.installed-app: pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install --quiet -e ".[app]"
+	touch $@
+
+$(VENV)/.installed-test: pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install --quiet -e ".[app,test]"
+	touch $@ $(VENV)/.installed-app
+
+app: $(VENV)/.installed-app
+	$(BIN)/python -m mathgames.serve --port $(PORT)
+
+lint: $(VENV)/.installed-test
+	$(BIN)/ruff check mathgames tests bench
+
+test: lint
+	$(BIN)/python -m pytest --nbval $(PYTEST_ARGS)
+
+catalogs: $(VENV)/.installed-app
+	$(BIN)/python -m mathgames.core.i18n
+
+bench: $(VENV)/.installed-test
+	for script in bench/*.py; do $(BIN)/python $$script || exit 1; done
+
+clean:
+	rm -rf $(VENV) .pytest_cache .hypothesis

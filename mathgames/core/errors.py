@@ -1,0 +1,53 @@
+"""The one error hierarchy every game uses.
+
+Every error says *what* went wrong and *where* (a cell, a tile, a line of a
+saved file), and every operation that raises one leaves the game state exactly
+as it was.
+
+>>> from mathgames.core.errors import IllegalMoveError, MathgamesError
+>>> err = IllegalMoveError("cell c3 is already taken")
+>>> isinstance(err, MathgamesError), isinstance(err, ValueError)
+(True, True)
+>>> str(err)
+'cell c3 is already taken'
+"""
+
+from __future__ import annotations
+
+__all__ = ["CorruptSaveError", "IllegalMoveError", "InvalidMoveError", "MathgamesError"]
+
+
+class MathgamesError(Exception):
+    """Base class of every error raised on purpose by mathgames."""
+
+
+class InvalidMoveError(MathgamesError, ValueError):
+    """A move that cannot even be read: bad syntax, unknown cell, wrong type.
+
+    >>> raise InvalidMoveError("'z9' is not a cell of the 16x16 board")
+    Traceback (most recent call last):
+    ...
+    mathgames.core.errors.InvalidMoveError: 'z9' is not a cell of the 16x16 board
+    """
+
+
+class IllegalMoveError(MathgamesError, ValueError):
+    """A well-formed move that the rules forbid in the current position.
+
+    >>> raise IllegalMoveError("corner 2 of tile 1-2-3 does not match the 4 at point (0, 1)")
+    Traceback (most recent call last):
+    ...
+    mathgames.core.errors.IllegalMoveError: corner 2 of tile 1-2-3 does not match the 4 at point (0, 1)
+    """
+
+
+class CorruptSaveError(MathgamesError, ValueError):
+    """A saved game that cannot be loaded: bad JSON, wrong version, tampered data.
+
+    Loading never half-succeeds: when this is raised nothing was loaded.
+
+    >>> raise CorruptSaveError("line 3: 'players' must be a list")
+    Traceback (most recent call last):
+    ...
+    mathgames.core.errors.CorruptSaveError: line 3: 'players' must be a list
+    """

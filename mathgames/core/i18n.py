@@ -1,0 +1,193 @@
+"""Translations: gettext catalogs for English (the source), Polish, Czech and Russian.
+
+Each game has its own gettext *domain* (``core``, ``matematiko``, ``triomino``,
+``halma``, ``app``, ...), stored as ``mathgames/locale/<lang>/LC_MESSAGES/<domain>.po``
+and compiled to ``.mo`` files that ship in the wheel (``python -m mathgames.core.i18n``
+recompiles them). The language is chosen once per kernel, which in Voila means once
+per visitor; translators look it up at call time, so widgets that re-render after
+:func:`set_language` show the new language at once.
+
+>>> from mathgames.core.i18n import set_language, translator
+>>> _ = translator("core")
+>>> previous = set_language("pl")
+>>> _.ngettext("{n} point", "{n} points", 5).format(n=5)
+'5 punktów'
+>>> _ = translator("core"); set_language("en") == "pl"
+True
+>>> _("Undo")
+'Undo'
+>>> set_language(previous) == "en"
+True
+"""
+
+from __future__ import annotations
+
+import gettext
+import os
+from collections.abc import Callable
+from pathlib import Path
+from urllib.parse import parse_qs
+
+__all__ = [
+    "LANGUAGES",
+    "Translator",
+    "get_language",
+    "language_from_query",
+    "on_language_change",
+    "set_language",
+    "translator",
+]
+
+#: Supported languages: code -> the language's own name.
+LANGUAGES: dict[str, str] = {"en": "English", "pl": "Polski", "cs": "Čeština", "ru": "Русский"}
+
+LOCALE_DIR = Path(__file__).resolve().parent.parent / "locale"
+
+_listeners: list[Callable[[str], None]] = []
+
+
+def language_from_query(query: str | None) -> str | None:
+    """The supported language named by ``lang=`` in a URL query string, if any.
+
+    >>> language_from_query("lang=cs&x=1")
+    'cs'
+    >>> language_from_query("?lang=de") is None
+    True
+    """
+    if not query:
+        return None
+    values = parse_qs(query.lstrip("?")).get("lang", [])
+    for value in values:
+        code = value.strip().lower()[:5]
+        if code in LANGUAGES:
+            return code
+    return None
+
+
+def _initial_language() -> str:
+    # Voila passes the page's query string to the kernel as QUERY_STRING.
+    return (
+        language_from_query(os.environ.get("QUERY_STRING"))
+        or (os.environ.get("MATHGAMES_LANG", "").lower() if os.environ.get(
+            "MATHGAMES_LANG", "").lower() in LANGUAGES else None)
+        or "en"
+    )
+
+
+_current = _initial_language()
+
+
+def get_language() -> str:
+    """The current language code.
+
+    >>> get_language() in LANGUAGES
+    True
+    """
+    return _current
+
+
+def set_language(code: str) -> str:
+    """Switch the language of every translator; returns the previous language code.
+
+    Listeners registered with :func:`on_language_change` are told of a change.
+
+    >>> old = set_language("cs"); get_language()
+    'cs'
+    >>> set_language("xx")
+    Traceback (most recent call last):
+    ...
+    ValueError: unknown language 'xx'; choose one of en, pl, cs, ru
+    >>> _ = set_language(old)
+    """
+    global _current
+    if not isinstance(code, str) or code not in LANGUAGES:
+        raise ValueError(f"unknown language {code!r}; choose one of {', '.join(LANGUAGES)}")
+    previous, _current = _current, code
+    if code != previous:
+        for listener in list(_listeners):
+            listener(code)
+    return previous
+
+
+def on_language_change(callback: Callable[[str], None], remove: bool = False) -> None:
+    """Call ``callback(code)`` whenever the language changes (or stop, with ``remove``)."""
+    if remove:
+        if callback in _listeners:
+            _listeners.remove(callback)
+    elif callback not in _listeners:
+        _listeners.append(callback)
+
+
+_catalogs: dict[tuple[str, str], gettext.NullTranslations] = {}
+
+
+def _catalog(domain: str, language: str) -> gettext.NullTranslations:
+    key = (domain, language)
+    if key not in _catalogs:
+        if language == "en":
+            _catalogs[key] = gettext.NullTranslations()
+        else:
+            _catalogs[key] = gettext.translation(
+                domain, localedir=LOCALE_DIR, languages=[language], fallback=True
+            )
+    return _catalogs[key]
+
+
+class Translator:
+    """Translates the messages of one domain into the current language.
+
+    Calling the translator is :meth:`gettext`. Messages use ``str.format`` fields,
+    filled in by the caller after translation.
+
+    >>> _ = Translator("core")
+    >>> _("Undo") == _.gettext("Undo")
+    True
+    """
+
+    def __init__(self, domain: str) -> None:
+        self.domain = domain
+
+    def gettext(self, message: str) -> str:
+        """The translation of ``message`` (the message itself if none)."""
+        return _catalog(self.domain, _current).gettext(message)
+
+    __call__ = gettext
+
+    def ngettext(self, singular: str, plural: str, n: int) -> str:
+        """The plural form for ``n``, by the language's own plural rule."""
+        return _catalog(self.domain, _current).ngettext(singular, plural, n)
+
+    def pgettext(self, context: str, message: str) -> str:
+        """``message`` translated in a context (for short, ambiguous words)."""
+        return _catalog(self.domain, _current).pgettext(context, message)
+
+    def __repr__(self) -> str:
+        return f"Translator({self.domain!r})"
+
+
+def translator(domain: str) -> Translator:
+    """The translator of one domain (the usual name for it is ``_``).
+
+    >>> translator("matematiko")
+    Translator('matematiko')
+    """
+    return Translator(domain)
+
+
+def compile_catalogs(locale_dir: Path = LOCALE_DIR) -> list[Path]:
+    """Compile every ``.po`` under ``locale_dir`` to its ``.mo``; returns the written files."""
+    from mathgames.core.po import compile_po
+
+    written = []
+    for po in sorted(locale_dir.glob("*/LC_MESSAGES/*.po")):
+        mo = po.with_suffix(".mo")
+        data = compile_po(po.read_text(encoding="utf-8"), source=str(po))
+        if not mo.exists() or mo.read_bytes() != data:
+            mo.write_bytes(data)
+            written.append(mo)
+    return written
+
+
+if __name__ == "__main__":  # pragma: no cover - a developer's command
+    for path in compile_catalogs():
+        print("wrote", path.relative_to(LOCALE_DIR.parent.parent))

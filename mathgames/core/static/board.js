@@ -1,0 +1,103 @@
+// mathgames board widget: a renderer and an event forwarder, nothing more.
+// Python renders the SVG and owns every rule; this file draws what it is given,
+// forwards clicks on elements that carry data-cell, forwards a few keys, shows
+// hover overlays that Python drew (data-hover-for), and keeps a copy of the game
+// in localStorage when Python asks it to (storage_key / storage_value).
+
+const KEYS = new Set([
+  "ArrowUp", "ArrowDown", "ArrowLeft", "ArrowRight", "Enter", "Escape", " ",
+  "Backspace", "Delete", "+", "-",
+]);
+const PREFIX = "mathgames:";
+
+function storageGet(key) {
+  try { return window.localStorage.getItem(PREFIX + key); } catch (e) { return null; }
+}
+function storageSet(key, value) {
+  try {
+    if (value) { window.localStorage.setItem(PREFIX + key, value); }
+    else { window.localStorage.removeItem(PREFIX + key); }
+  } catch (e) { /* private mode or quota: the game simply is not kept */ }
+}
+
+function render({ model, el }) {
+  const root = document.createElement("div");
+  root.className = "mathgames-board";
+  root.tabIndex = 0;
+  root.setAttribute("role", "application");
+  el.appendChild(root);
+  let shown = [];
+
+  function hideHover() {
+    for (const node of shown) { node.classList.remove("mg-shown"); }
+    shown = [];
+  }
+  function showHover(cell) {
+    hideHover();
+    if (!cell) { return; }
+    const sel = '[data-hover-for="' + CSS.escape(cell) + '"]';
+    shown = Array.from(root.querySelectorAll(sel));
+    for (const node of shown) { node.classList.add("mg-shown"); }
+  }
+  function draw() {
+    hideHover();
+    root.innerHTML = model.get("svg");
+    root.setAttribute("aria-label", model.get("label") || "board");
+  }
+  function cellOf(target) {
+    const node = target && target.closest ? target.closest("[data-cell]") : null;
+    return node && root.contains(node) ? node.getAttribute("data-cell") : null;
+  }
+  function onClick(event) {
+    const cell = cellOf(event.target);
+    root.focus({ preventScroll: true });
+    if (cell !== null) { model.send({ type: "click", cell: cell }); }
+  }
+  function onKey(event) {
+    if (event.ctrlKey || event.metaKey || event.altKey) { return; }
+    const key = event.key;
+    const plain = typeof key === "string" && (KEYS.has(key) || /^[a-zA-Z0-9]$/.test(key));
+    if (!plain) { return; }
+    event.preventDefault();
+    event.stopPropagation();
+    model.send({ type: "key", key: key });
+  }
+  function onOver(event) { showHover(cellOf(event.target)); }
+  function onLeave() { hideHover(); }
+  function onStorage() {
+    const key = model.get("storage_key");
+    if (key) { storageSet(key, model.get("storage_value")); }
+  }
+
+  root.addEventListener("click", onClick);
+  root.addEventListener("keydown", onKey);
+  root.addEventListener("pointerover", onOver);
+  root.addEventListener("pointerleave", onLeave);
+  model.on("change:svg", draw);
+  model.on("change:label", draw);
+  model.on("change:storage_value", onStorage);
+  draw();
+
+  // A copy kept by an earlier page of this browser: offer it to Python once.
+  const key = model.get("storage_key");
+  if (key) {
+    const kept = storageGet(key);
+    if (kept && kept !== model.get("storage_value")) {
+      model.send({ type: "stored", key: key, data: kept });
+    } else {
+      onStorage();
+    }
+  }
+
+  return () => {
+    root.removeEventListener("click", onClick);
+    root.removeEventListener("keydown", onKey);
+    root.removeEventListener("pointerover", onOver);
+    root.removeEventListener("pointerleave", onLeave);
+    model.off("change:svg", draw);
+    model.off("change:label", draw);
+    model.off("change:storage_value", onStorage);
+  };
+}
+
+export default { render };
