@@ -1,0 +1,588 @@
+"""A game of Triomino: dealing, turns, drawing, passing, rounds, the score sheet.
+
+The state is plain data (:meth:`Game.to_dict`), so save, load and undo are
+exact. Dealing is seeded: the round ``r`` of a game with seed ``s`` is shuffled
+by ``random.Random(f"{s}:{r}")``, so a game can be replayed.
+
+>>> game = Game("pressman", players=2, seed=7)
+>>> len(game.hands[0]), len(game.hands[1]), len(game.pool)
+(9, 9, 38)
+>>> first = game.legal_placements()[0]       # the starter must play the start tile
+>>> str(first.tile) in game.start_tiles
+True
+>>> game.play(first)
+>>> [e.describe() for e in game.sheet]      # doctest: +ELLIPSIS
+['tile ... +...', ...]
+>>> game.undo(); len(game.table)
+0
+>>> Game.from_json(game.to_json()).to_dict() == game.to_dict()
+True
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from collections.abc import Sequence
+from typing import Any
+
+from mathgames.core.errors import CorruptSaveError, IllegalMoveError, InvalidMoveError
+from mathgames.core.i18n import translator
+from mathgames.triomino.geometry import Cell, cell_id
+from mathgames.triomino.rules import PRESETS, RuleSet
+from mathgames.triomino.sheet import ScoreEntry
+from mathgames.triomino.table import ORIGIN, Placement, Table
+from mathgames.triomino.tiles import Tile, all_tiles, highest_tile
+
+__all__ = ["FORMAT", "Action", "Game"]
+
+_ = translator("triomino")
+
+FORMAT = "mathgames-triomino"
+VERSION = 1
+PHASES = ("play", "round_over", "game_over")
+ZERO = Tile(0, 0, 0)
+
+#: A move: ``("place", Placement)``, ``("draw", None)`` or ``("pass", None)``.
+Action = tuple[str, "Placement | None"]
+
+
+def _tiles(texts: Any, what: str) -> list[Tile]:
+    if not isinstance(texts, list):
+        raise CorruptSaveError(f"{what} must be a list of tiles")
+    try:
+        return [Tile.parse(t) for t in texts]
+    except InvalidMoveError as error:
+        raise CorruptSaveError(f"{what}: {error}") from None
+
+
+class Game:
+    """A whole Triomino game (one or more rounds) under one :class:`RuleSet`.
+
+    ``rules``: a RuleSet or a preset name; ``players``: how many, or their names;
+    ``seed``: the dealing seed; ``history``: keep snapshots for :meth:`undo`.
+    """
+
+    def __init__(self, rules: RuleSet | str = "pressman", players: int | Sequence[str] = 2,
+                 seed: int = 0, *, history: bool = True, _deal: bool = True) -> None:
+        if isinstance(rules, str):
+            if rules not in PRESETS:
+                raise ValueError(f"unknown preset {rules!r}; choose one of "
+                                 f"{', '.join(PRESETS)} or pass a RuleSet")
+            rules = PRESETS[rules]
+        self.rules: RuleSet = rules
+        if isinstance(players, int):
+            names = [_("Player {n}").format(n=i + 1) for i in range(players)]
+        else:
+            names = [str(name) for name in players]
+        if not rules.min_players <= len(names) <= rules.max_players:
+            raise ValueError(f"the {rules.name} rules are for {rules.min_players}-"
+                             f"{rules.max_players} players, not {len(names)}")
+        if not isinstance(seed, int):
+            raise ValueError(f"the seed must be a whole number, not {seed!r}")
+        self.names: list[str] = names
+        self.seed = seed
+        self.keep_history = history
+        self._history: list[dict[str, Any]] = []
+        self.round = 1
+        self.sheet: list[ScoreEntry] = []
+        self.round_winners: list[list[int]] = []
+        self.round_ends: list[str] = []
+        self.winners: list[int] = []
+        self.log: list[list[Any]] = []
+        self.turn = 0
+        if _deal:
+            self._deal()
+
+    # -- dealing ------------------------------------------------------------------
+    def _deal(self) -> None:
+        rules, n = self.rules, len(self.names)
+        rng = random.Random(f"{self.seed}:{self.round}")
+        pool = all_tiles()
+        rng.shuffle(pool)
+        self.table = Table()
+        self.start_draws: list[list[Any]] = []
+        self.start_tiles: list[str] = []
+        starter = 0
+        if rules.start_rule == "draw_highest" and n > 1:
+            candidates = list(range(n))
+            while len(candidates) > 1 and len(pool) >= len(candidates):
+                drawn = {p: pool.pop() for p in candidates}
+                self.start_draws.extend([p, str(t)] for p, t in drawn.items())
+                best = max(t.value for t in drawn.values())
+                candidates = [p for p in candidates if drawn[p].value == best]
+                pool.extend(drawn.values())
+                rng.shuffle(pool)
+            starter = candidates[0]
+        if rules.start_rule == "pool_tile":
+            self.table.place(Placement(pool.pop(), ORIGIN, 0))
+        size = rules.hand_size(n)
+        self.hands: list[list[Tile]] = [[pool.pop() for _ in range(size)] for _ in range(n)]
+        self.pool: list[Tile] = pool
+        if rules.start_rule == "highest_triple":
+            triples = [t for hand in self.hands for t in hand if t.kind == "triple"]
+            start = highest_tile(triples or [t for hand in self.hands for t in hand])
+            starter = next(p for p, hand in enumerate(self.hands) if start in hand)
+            self.start_tiles = [str(start)]
+            if (rules.zero_triple_choice and start.kind == "triple" and start != ZERO
+                    and ZERO in self.hands[starter]):
+                self.start_tiles.append(str(ZERO))
+        elif rules.start_rule == "draw_highest":
+            self.start_tiles = sorted({str(t) for t in self.hands[starter]})
+        self.starter = starter
+        self.current = starter
+        self.phase = "play"
+        self.drawn = 0
+        self.last_drawn: Tile | None = None
+
+    def next_round(self) -> None:
+        """Deal the next round (only when a round is over and the game is not)."""
+        if self.phase != "round_over":
+            raise IllegalMoveError(_("a new round can start only when a round is over"))
+        self._snapshot()
+        self.round += 1
+        self._deal()
+
+    # -- reading ------------------------------------------------------------------
+    @property
+    def players(self) -> int:
+        """How many players."""
+        return len(self.names)
+
+    @property
+    def scores(self) -> list[int]:
+        """Each player's total: the sum of their score-sheet entries."""
+        totals = [0] * len(self.names)
+        for entry in self.sheet:
+            totals[entry.player] += entry.points
+        return totals
+
+    def round_scores(self, round_number: int) -> list[int]:
+        """Each player's points in one round."""
+        totals = [0] * len(self.names)
+        for entry in self.sheet:
+            if entry.round == round_number:
+                totals[entry.player] += entry.points
+        return totals
+
+    def entries(self, round_number: int, player: int) -> list[ScoreEntry]:
+        """The score-sheet entries of one player in one round."""
+        return [e for e in self.sheet if e.round == round_number and e.player == player]
+
+    def hand(self, player: int | None = None) -> list[Tile]:
+        """A player's tiles (a copy), sorted; the current player's by default."""
+        return sorted(self.hands[self.current if player is None else player])
+
+    def hand_value(self, player: int) -> int:
+        """The points left in a player's hand."""
+        return sum(t.value for t in self.hands[player])
+
+    @property
+    def is_start_move(self) -> bool:
+        """Whether the next tile is the first on the table."""
+        return len(self.table) == 0
+
+    def placeable_tiles(self) -> list[Tile]:
+        """The tiles the current player may place now (start tile, drawn tile or hand)."""
+        if self.phase != "play":
+            return []
+        hand = self.hands[self.current]
+        if self.is_start_move:
+            allowed = set(self.start_tiles)
+            return [t for t in hand if str(t) in allowed]
+        if self.drawn:
+            return [self.last_drawn] if self.last_drawn in hand else []
+        return list(hand)
+
+    def legal_placements(self, tile: Tile | None = None) -> list[Placement]:
+        """Every legal placement for the current player now (of one tile, if given)."""
+        tiles = self.placeable_tiles()
+        if tile is not None:
+            tiles = [t for t in tiles if t == tile]
+        return self.table.placements_for(tiles)
+
+    def can_draw(self) -> bool:
+        """Whether the current player may draw a tile now."""
+        rules = self.rules
+        if self.phase != "play" or self.is_start_move or not self.pool:
+            return False
+        if rules.max_draws is not None and self.drawn >= rules.max_draws:
+            return False
+        if rules.draw_when == "blocked" or (self.drawn and rules.place_drawn == "must"):
+            return not self.table.can_place_any(self.placeable_tiles())
+        return True
+
+    def can_pass(self) -> bool:
+        """Whether the current player may end the turn without placing."""
+        if self.phase != "play" or self.is_start_move or self.can_draw():
+            return False
+        if self.drawn and self.rules.place_drawn == "may":
+            return True
+        return not self.table.can_place_any(self.placeable_tiles())
+
+    def legal_actions(self) -> list[Action]:
+        """Every move of the current player: placements, then draw and pass if allowed."""
+        actions: list[Action] = [("place", p) for p in self.legal_placements()]
+        if self.can_draw():
+            actions.append(("draw", None))
+        if self.can_pass():
+            actions.append(("pass", None))
+        return actions
+
+    def pass_penalty(self) -> int:
+        """What passing now would cost (0 if nothing)."""
+        if self.drawn:
+            return self.rules.failed_draws_penalty
+        return self.rules.empty_pool_penalty
+
+    # -- moves ----------------------------------------------------------------------
+    def apply(self, action: Action) -> None:
+        """Make a move given as an :data:`Action`."""
+        kind, placement = action
+        if kind == "place" and isinstance(placement, Placement):
+            self.play(placement)
+        elif kind == "draw":
+            self.draw()
+        elif kind == "pass":
+            self.pass_turn()
+        else:
+            raise InvalidMoveError(f"{action!r} is not a move")
+
+    def place(self, tile: Tile | str, cell: Cell, rotation: int = 0) -> None:
+        """Place ``tile`` on ``cell`` turned by ``rotation`` (see :meth:`play`)."""
+        if isinstance(tile, str):
+            tile = Tile.parse(tile)
+        if rotation not in (0, 1, 2):
+            raise InvalidMoveError(f"{rotation!r} is not a rotation (0, 1 or 2)")
+        self.play(Placement(tile, cell, rotation))
+
+    def check(self, placement: Placement) -> None:
+        """Raise :class:`IllegalMoveError` saying why, if the current player may not play it."""
+        if self.phase != "play":
+            raise IllegalMoveError(_("the round is over"))
+        name = self.names[self.current]
+        tile = placement.tile
+        if tile not in self.hands[self.current]:
+            raise IllegalMoveError(_("{tile} is not in {name}'s hand").format(tile=tile, name=name))
+        if self.is_start_move:
+            if str(tile) not in self.start_tiles:
+                raise IllegalMoveError(_("the first tile must be {tiles}").format(
+                    tiles=_(" or ").join(self.start_tiles)))
+            if placement.cell != ORIGIN:
+                raise IllegalMoveError(_("the first tile goes in the middle, on cell {cell}")
+                                       .format(cell=cell_id(ORIGIN)))
+        elif self.drawn and tile != self.last_drawn:
+            raise IllegalMoveError(_("after drawing, only the drawn tile {tile} may be placed")
+                                   .format(tile=self.last_drawn))
+        self.table.check(placement)
+
+    def play(self, placement: Placement) -> None:
+        """Place a tile: checked (clear error, state unchanged), scored, turn ended."""
+        self.check(placement)
+        self._snapshot()
+        self._play(placement)
+
+    def _add(self, player: int, reason: str, points: int, count: int = 0,
+             tile: str = "") -> None:
+        if self.rules.keep_score:
+            self.sheet.append(ScoreEntry(self.round, player, reason, points, count, tile,
+                                         self.turn))
+
+    def _play(self, placement: Placement) -> None:
+        rules, player, tile = self.rules, self.current, placement.tile
+        start = self.is_start_move
+        bonus = self.table.bonus(placement.cell)
+        self._add(player, "tile", tile.value, tile=str(tile))
+        if start:
+            if rules.start_bonus and (tile.kind == "triple" or not rules.start_bonus_needs_triple):
+                self._add(player, "start", rules.start_bonus, tile=str(tile))
+            if tile == ZERO and rules.zero_triple_bonus:
+                self._add(player, "zero_start", rules.zero_triple_bonus, tile=str(tile))
+        if bonus.kind == "hexagon":
+            self._add(player, "hexagon", rules.hexagon_bonuses[bonus.hexagons - 1],
+                      count=bonus.hexagons)
+        elif bonus.kind == "bridge" and rules.bridge_bonus:
+            self._add(player, "bridge", rules.bridge_bonus)
+        elif bonus.kind == "two_sided" and rules.two_sided_bonus:
+            self._add(player, "two_sided", rules.two_sided_bonus)
+        self.table.place(placement)
+        self.hands[player].remove(tile)
+        self.log.append([self.turn, player, "place", *placement.to_list()])
+        if not self.hands[player]:
+            self._add(player, "out", rules.going_out_bonus)
+            if len(self.names) > 1:
+                left = sum(self.hand_value(p) for p in range(len(self.names)) if p != player)
+                self._add(player, "opponents", left, count=left)
+            self._end_round("out", [player])
+            return
+        self._end_turn()
+
+    def draw(self) -> Tile:
+        """Draw a tile from the pool (if the rules allow it now); returns it."""
+        if not self.can_draw():
+            raise IllegalMoveError(self._why_no_draw())
+        self._snapshot()
+        tile = self.pool.pop()
+        self.hands[self.current].append(tile)
+        self.drawn += 1
+        self.last_drawn = tile
+        if self.rules.draw_penalty:
+            if self.sheet and self.sheet[-1].reason == "draw" and self.sheet[-1].turn == self.turn:
+                last = self.sheet.pop()
+                self._add(last.player, "draw", last.points - self.rules.draw_penalty,
+                          count=last.count + 1)
+            else:
+                self._add(self.current, "draw", -self.rules.draw_penalty, count=1)
+        self.log.append([self.turn, self.current, "draw", str(tile)])
+        return tile
+
+    def _why_no_draw(self) -> str:
+        if self.phase != "play":
+            return _("the round is over")
+        if self.is_start_move:
+            return _("the first tile must be placed before anyone draws")
+        if not self.pool:
+            return _("the pool is empty")
+        if self.rules.max_draws is not None and self.drawn >= self.rules.max_draws:
+            return _.ngettext("you may draw at most {n} tile per turn",
+                              "you may draw at most {n} tiles per turn",
+                              self.rules.max_draws).format(n=self.rules.max_draws)
+        if self.drawn:
+            return _("the drawn tile fits, so it must be placed")
+        return _("you may draw only when no tile of yours fits")
+
+    def pass_turn(self) -> None:
+        """End the turn without placing (only when nothing else is allowed), with its penalty."""
+        if not self.can_pass():
+            if self.phase != "play":
+                raise IllegalMoveError(_("the round is over"))
+            if self.can_draw():
+                raise IllegalMoveError(_("you cannot pass while you may still draw"))
+            raise IllegalMoveError(_("you cannot pass: a tile of yours fits"))
+        self._snapshot()
+        penalty = self.pass_penalty()
+        if penalty:
+            self._add(self.current, "no_fit" if self.drawn else "empty_pool", -penalty)
+        self.log.append([self.turn, self.current, "pass"])
+        self._end_turn()
+
+    # -- turns and rounds -------------------------------------------------------------
+    def _end_turn(self) -> None:
+        self.drawn = 0
+        self.last_drawn = None
+        self.turn += 1
+        rules = self.rules
+        if (rules.keep_score and rules.target_ends_at_once and rules.target_score is not None
+                and max(self.scores) >= rules.target_score):
+            self._end_round("target", self._leaders())
+            return
+        if not self.pool and not any(self.table.can_place_any(h) for h in self.hands):
+            self._end_round("blocked", self._blocked_winners())
+            return
+        self.current = (self.current + 1) % len(self.names)
+
+    def _leaders(self) -> list[int]:
+        scores = self.scores
+        best = max(scores)
+        return [p for p, s in enumerate(scores) if s == best]
+
+    def _blocked_winners(self) -> list[int]:
+        totals = [self.hand_value(p) for p in range(len(self.names))]
+        if self.rules.winner_rule == "fewest_tiles":
+            counts = [len(h) for h in self.hands]
+            return [p for p, c in enumerate(counts) if c == min(counts)]
+        low = min(totals)
+        winners = [p for p, t in enumerate(totals) if t == low]
+        if len(self.names) > 1:
+            everyone = sum(totals)
+            for p in winners:
+                self._add(p, "blocked_win", everyone - 2 * totals[p], count=everyone - totals[p])
+        return winners
+
+    def _end_round(self, how: str, winners: list[int]) -> None:
+        self.drawn = 0
+        self.last_drawn = None
+        if self.rules.winner_rule == "fewest_tiles" and how == "out":
+            counts = [len(h) for h in self.hands]
+            winners = [p for p, c in enumerate(counts) if c == min(counts)]
+        self.round_ends.append(how)
+        self.round_winners.append(sorted(winners))
+        self.log.append([self.turn, -1, "round_end", how])
+        rules = self.rules
+        target = rules.target_score
+        if rules.multi_round and how != "target" and max(self.scores) < (target or 0):
+            self.phase = "round_over"
+            return
+        self.phase = "game_over"
+        several_reached = (rules.multi_round and target is not None
+                           and sum(s >= target for s in self.scores) > 1)
+        if rules.winner_rule == "fewest_tiles" or several_reached:
+            self.winners = sorted(winners)
+        else:
+            self.winners = self._leaders()
+
+    # -- undo, save, load ---------------------------------------------------------------
+    def _snapshot(self) -> None:
+        if self.keep_history:
+            self._history.append(self.to_dict())
+
+    @property
+    def can_undo(self) -> bool:
+        """Whether there is a move to take back."""
+        return bool(self._history)
+
+    def undo(self) -> None:
+        """Take back the last move (a placement, a draw, a pass or dealing a round)."""
+        if not self._history:
+            raise IllegalMoveError(_("there is nothing to undo"))
+        self._restore(self._history.pop(), trusted=True)
+
+    def to_dict(self) -> dict[str, Any]:
+        """The whole game as plain, JSON-able data (language-neutral)."""
+        return {
+            "format": FORMAT, "version": VERSION,
+            "rules": self.rules.to_dict(), "names": list(self.names), "seed": self.seed,
+            "round": self.round, "turn": self.turn, "phase": self.phase,
+            "current": self.current, "starter": self.starter,
+            "start_tiles": list(self.start_tiles), "start_draws": [list(d) for d in
+                                                                   self.start_draws],
+            "table": [p.to_list() for p in self.table.order],
+            "hands": [[str(t) for t in hand] for hand in self.hands],
+            "pool": [str(t) for t in self.pool],
+            "drawn": self.drawn, "last_drawn": str(self.last_drawn) if self.last_drawn else None,
+            "sheet": [e.to_list() for e in self.sheet],
+            "round_winners": [list(w) for w in self.round_winners],
+            "round_ends": list(self.round_ends), "winners": list(self.winners),
+            "log": [list(item) for item in self.log],
+        }
+
+    def to_json(self) -> str:
+        """The saved game as JSON text."""
+        return json.dumps(self.to_dict(), separators=(",", ":"))
+
+    @classmethod
+    def from_json(cls, text: str, *, history: bool = True) -> Game:
+        """Load a saved game; raise :class:`CorruptSaveError` (and load nothing) on bad text.
+
+        >>> Game.from_json('{"format": "chess"}')
+        Traceback (most recent call last):
+        ...
+        mathgames.core.errors.CorruptSaveError: this is not a saved Triomino game
+        """
+        if not isinstance(text, str):
+            raise CorruptSaveError("a saved game must be text")
+        try:
+            data = json.loads(text)
+        except (ValueError, RecursionError) as error:
+            raise CorruptSaveError(f"the saved game is not valid JSON: {error}") from None
+        return cls.from_dict(data, history=history)
+
+    @classmethod
+    def from_dict(cls, data: Any, *, history: bool = True) -> Game:
+        """Load :meth:`to_dict` data, checking everything (CorruptSaveError if wrong)."""
+        if not isinstance(data, dict) or data.get("format") != FORMAT:
+            raise CorruptSaveError("this is not a saved Triomino game")
+        if data.get("version") != VERSION:
+            raise CorruptSaveError(f"unknown saved-game version {data.get('version')!r}")
+        try:
+            rules = RuleSet.from_dict(data["rules"])
+            names = data["names"]
+            if not isinstance(names, list) or not all(isinstance(n, str) for n in names):
+                raise CorruptSaveError("'names' must be a list of names")
+            game = cls(rules, names, data["seed"], history=history, _deal=False)
+            game._restore(data, trusted=False)
+        except CorruptSaveError:
+            raise
+        except (KeyError, TypeError, ValueError, AttributeError, IndexError) as error:
+            raise CorruptSaveError(f"the saved game is damaged: {error!r}") from None
+        return game
+
+    def _restore(self, data: dict[str, Any], trusted: bool) -> None:
+        """Replace the state by ``data`` (validated unless ``trusted``); all or nothing."""
+        n = len(self.names)
+        ints = ("round", "turn", "current", "starter", "drawn")
+        if not trusted:
+            for key in ints:
+                value = data[key]
+                if not isinstance(value, int) or isinstance(value, bool) or value < 0:
+                    raise CorruptSaveError(f"{key!r} must be a whole number >= 0")
+            if data["current"] >= n or data["starter"] >= n or data["round"] < 1:
+                raise CorruptSaveError("'current', 'starter' or 'round' is out of range")
+            if data["phase"] not in PHASES:
+                raise CorruptSaveError(f"unknown phase {data['phase']!r}")
+            if not isinstance(data["hands"], list) or len(data["hands"]) != n:
+                raise CorruptSaveError("there must be one hand per player")
+        hands = [_tiles(h, "a hand") for h in data["hands"]]
+        pool = _tiles(data["pool"], "the pool")
+        if not isinstance(data["table"], list):
+            raise CorruptSaveError("'table' must be a list of placements")
+        try:
+            placements = [Placement.from_list(item) for item in data["table"]]
+        except InvalidMoveError as error:
+            raise CorruptSaveError(f"the table: {error}") from None
+        if trusted:
+            table = Table()
+            for p in placements:
+                table.place(p)
+        else:
+            if placements and placements[0].cell != ORIGIN:
+                raise CorruptSaveError("the first tile must lie on the origin cell")
+            try:
+                table = Table(placements)
+            except IllegalMoveError as error:
+                raise CorruptSaveError(f"the table has an illegal tile: {error}") from None
+            every = sorted([*table.tiles(), *pool, *(t for h in hands for t in h)])
+            if every != all_tiles():
+                raise CorruptSaveError("the table, hands and pool do not hold the 56 tiles once")
+        try:
+            sheet = [ScoreEntry.from_list(e) for e in data["sheet"]]
+        except ValueError as error:
+            raise CorruptSaveError(f"the score sheet: {error}") from None
+        last_drawn = None if data["last_drawn"] is None else Tile.parse(data["last_drawn"])
+        start_tiles = [str(t) for t in _tiles(data["start_tiles"], "start tiles")]
+        if not trusted:
+            if any(e.player >= n or e.round > data["round"] for e in sheet):
+                raise CorruptSaveError("a score-sheet entry names an unknown player or round")
+            if data["drawn"] and last_drawn not in hands[data["current"]]:
+                raise CorruptSaveError("the drawn tile is not in the player's hand")
+            for key in ("round_winners", "start_draws", "log"):
+                if not isinstance(data[key], list) or not all(
+                        isinstance(item, list) and all(
+                            isinstance(v, (int, str)) for v in item) for item in data[key]):
+                    raise CorruptSaveError(f"{key!r} must be a list of lists")
+            if not all(isinstance(w, int) and 0 <= w < n for ws in data["round_winners"]
+                       for w in ws):
+                raise CorruptSaveError("'round_winners' names an unknown player")
+            if not isinstance(data["round_ends"], list) or not all(
+                    e in ("out", "blocked", "target") for e in data["round_ends"]):
+                raise CorruptSaveError("'round_ends' is damaged")
+            if not isinstance(data["winners"], list) or not all(
+                    isinstance(w, int) and 0 <= w < n for w in data["winners"]):
+                raise CorruptSaveError("'winners' names an unknown player")
+        # everything read: now change the state
+        self.round, self.turn, self.phase = data["round"], data["turn"], data["phase"]
+        self.current, self.starter, self.drawn = data["current"], data["starter"], data["drawn"]
+        self.start_tiles = start_tiles
+        self.start_draws = [list(d) for d in data["start_draws"]]
+        self.table, self.hands, self.pool = table, hands, pool
+        self.last_drawn = last_drawn
+        self.sheet = sheet
+        self.round_winners = [list(w) for w in data["round_winners"]]
+        self.round_ends = list(data["round_ends"])
+        self.winners = list(data["winners"])
+        self.log = [list(item) for item in data["log"]]
+
+    def copy(self, history: bool = False) -> Game:
+        """An independent copy (without undo history unless asked)."""
+        other = Game(self.rules, list(self.names), self.seed, history=history, _deal=False)
+        other._restore(self.to_dict(), trusted=True)
+        return other
+
+    def __repr__(self) -> str:
+        return (f"<Game {self.rules.name} players={len(self.names)} seed={self.seed} "
+                f"round={self.round} tiles on table={len(self.table)} phase={self.phase}>")
+
+    def _repr_svg_(self) -> str:
+        from mathgames.triomino.view import table_svg
+
+        return table_svg(self.table)
