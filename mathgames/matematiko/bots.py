@@ -1,0 +1,264 @@
+"""Bots that place the called numbers: random, greedy and strong.
+
+Every bot has ``choose(grid, card, called) -> cell``: ``grid`` is the bot's 25
+cells row by row (``None`` when empty), ``card`` the number just called and
+``called`` every number called so far (``card`` included). A bot only ever
+answers an empty cell.
+
+>>> from mathgames.matematiko.deck import deal_for_code
+>>> deal = deal_for_code("BOT234")
+>>> grid = play_deal(GreedyBot(), deal)
+>>> sorted(grid) == sorted(deal)
+True
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections import Counter
+from collections.abc import Sequence
+from functools import cache
+from math import comb
+
+from mathgames.matematiko.odds import _weights, unseen_counts
+from mathgames.matematiko.rules import COMBINATIONS, GRID_SIZE, LINES
+
+__all__ = ["BOTS", "Bot", "GreedyBot", "RandomBot", "StrongBot", "make_bot", "play_deal"]
+
+CELLS = GRID_SIZE * GRID_SIZE
+_ROW_POINTS = {c.name: c.row_points for c in COMBINATIONS}
+_DIAGONAL_POINTS = {c.name: c.diagonal_points for c in COMBINATIONS}
+#: For each cell, the indices (into LINES) of the lines through it.
+CELL_LINES: tuple[tuple[int, ...], ...] = tuple(
+    tuple(i for i, (_name, cells) in enumerate(LINES) if cell in cells) for cell in range(CELLS)
+)
+
+
+class Bot:
+    """A player that places numbers by itself."""
+
+    name = "bot"
+
+    def choose(self, grid: Sequence[int | None], card: int, called: Sequence[int]) -> int:
+        raise NotImplementedError
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}()"
+
+
+class RandomBot(Bot):
+    """Puts each number in a random empty cell (its own seeded generator).
+
+    >>> RandomBot(seed=1).choose([None] * 25, 5, [5]) in range(25)
+    True
+    """
+
+    name = "random"
+
+    def __init__(self, seed: int | None = None) -> None:
+        self.seed = seed
+        self._random = random.Random(seed)
+
+    def choose(self, grid: Sequence[int | None], card: int, called: Sequence[int]) -> int:
+        return self._random.choice([i for i in range(CELLS) if grid[i] is None])
+
+
+def _line_contents(grid: Sequence[int | None]) -> list[tuple[int, ...]]:
+    return [tuple(sorted(grid[i] for i in cells if grid[i] is not None))
+            for _name, cells in LINES]
+
+
+class GreedyBot(Bot):
+    """The best immediate expected value: the cell whose lines gain the most.
+
+    Each line's value is its exact expected final points if its empty cells were
+    filled with random cards from the rest of the deck (see :mod:`.odds`).
+    """
+
+    name = "greedy"
+
+    def choose(self, grid: Sequence[int | None], card: int, called: Sequence[int]) -> int:
+        counts = unseen_counts(called)
+        cache: dict[tuple[int, ...], tuple[float, float]] = {}
+
+        def value(content: tuple[int, ...], diagonal: bool) -> float:
+            if content not in cache:
+                tally, total = _weights(content, counts)
+                total = total or 1
+                cache[content] = (
+                    sum(w * _ROW_POINTS[n] for n, w in tally.items()) / total,
+                    sum(w * _DIAGONAL_POINTS[n] for n, w in tally.items()) / total,
+                )
+            return cache[content][1 if diagonal else 0]
+
+        contents = _line_contents(grid)
+        best, best_gain = -1, float("-inf")
+        for cell in range(CELLS):
+            if grid[cell] is not None:
+                continue
+            gain = 0.0
+            for line in CELL_LINES[cell]:
+                content = contents[line]
+                with_card = tuple(sorted((*content, card)))
+                gain += value(with_card, line >= 10) - value(content, line >= 10)
+            if gain > best_gain:
+                best, best_gain = cell, gain
+        return best
+
+
+# -- the strong bot: target odds ------------------------------------------------------
+
+@cache
+def _targets(content: tuple[int, ...]) -> tuple[tuple[int, tuple[tuple[int, int], ...]], ...]:
+    """Scoring 5-card hands a line holding ``content`` can still become.
+
+    Each target is (row points, the cards still needed as (value, how many)),
+    best first. Independent of the deck, so cached for the whole process.
+    """
+    have = Counter(content)
+    size = len(content)
+    found: dict[tuple[tuple[int, int], ...], int] = {}
+
+    def add(points: int, need: dict[int, int]) -> None:
+        needed = tuple(sorted((v, m) for v, m in need.items() if m > 0))
+        if sum(m for _v, m in needed) + size > GRID_SIZE:
+            return
+        if found.get(needed, -1) < points:
+            found[needed] = points
+
+    values = range(1, 14)
+    for v in values:
+        others = size - have[v]
+        if others <= 1 and have[v] <= 4:
+            add(200 if v == 1 else 160, {v: 4 - have[v]})
+        if others <= 2 and have[v] <= 3:
+            add(40, {v: 3 - have[v]})
+        if others <= 3 and have[v] <= 2:
+            add(10, {v: 2 - have[v]})
+        for b in values:
+            if b == v:
+                continue
+            rest = size - have[v] - have[b]
+            if rest == 0 and have[v] <= 3 and have[b] <= 2:
+                add(100 if (v, b) == (1, 13) else 80, {v: 3 - have[v], b: 2 - have[b]})
+            if b > v and rest <= 1 and have[v] <= 2 and have[b] <= 2:
+                add(20, {v: 2 - have[v], b: 2 - have[b]})
+    if len(have) == size:
+        windows = [(50, tuple(range(s, s + 5))) for s in range(1, 10)]
+        windows.append((150, (1, 10, 11, 12, 13)))
+        for points, window in windows:
+            if all(v in window for v in have):
+                add(points, {v: 1 for v in window if v not in have})
+    return tuple(sorted(((p, n) for n, p in found.items()), key=lambda t: -t[0]))
+
+
+def _tails(counts: Sequence[int], draws: int) -> list[list[float]]:
+    """``tails[v][m]``: the chance that at least ``m`` cards ``v`` come in the next draws."""
+    unseen = sum(counts[1:])
+    total = comb(unseen, draws) if draws <= unseen else 0
+    tails = [[1.0] * 5 for _ in range(14)]
+    for v in range(1, 14):
+        u = counts[v]
+        exact = [comb(u, j) * comb(unseen - u, draws - j) / total if total and j <= draws else 0.0
+                 for j in range(5)]
+        for m in range(1, 5):
+            tails[v][m] = sum(exact[m:])
+    return tails
+
+
+class StrongBot(Bot):
+    """Target odds: each line is valued by the hands it can still become.
+
+    For each line the bot lists the scoring hands it can still reach, and the
+    chance that the cards each one needs are still to come (hypergeometric
+    tails), discounted by ``factor`` per card needed (a card that comes must also
+    be placed in that line). Targets combine best first as if independent. The
+    bot plays the cell that raises the sum over the 12 lines most.
+    """
+
+    name = "strong"
+
+    def __init__(self, factor: float = 0.55, time_budget: float = 0.05) -> None:
+        self.factor = factor
+        self.time_budget = time_budget
+
+    def __repr__(self) -> str:
+        return f"StrongBot(factor={self.factor!r}, time_budget={self.time_budget!r})"
+
+    def choose(self, grid: Sequence[int | None], card: int, called: Sequence[int]) -> int:
+        counts = unseen_counts(called)
+        draws = CELLS - len(called)
+        tails = _tails(counts, draws)
+        factor = self.factor
+        powers = [factor ** k for k in range(6)]
+        cache: dict[tuple[int, ...], float] = {}
+
+        def value(content: tuple[int, ...]) -> float:
+            if content in cache:
+                return cache[content]
+            miss = 1.0
+            total = 0.0
+            for points, need in _targets(content):
+                p = powers[sum(m for _v, m in need)] if need else 1.0
+                for v, m in need:
+                    p *= tails[v][m]
+                total += points * p * miss
+                miss *= 1.0 - p
+                if miss < 1e-4:
+                    break
+            cache[content] = total
+            return total
+
+        contents = _line_contents(grid)
+        best, best_gain = -1, float("-inf")
+        for cell in range(CELLS):
+            if grid[cell] is not None:
+                continue
+            gain = 0.0
+            for line in CELL_LINES[cell]:
+                content = contents[line]
+                with_card = tuple(sorted((*content, card)))
+                before, after = value(content), value(with_card)
+                if line >= 10:  # a diagonal scores 10 more when it scores
+                    before *= 1.1
+                    after *= 1.1
+                gain += after - before
+            if gain > best_gain:
+                best, best_gain = cell, gain
+        return best
+
+
+def play_deal(bot: Bot, deal: Sequence[int]) -> list[int]:
+    """The full grid a bot fills with the 25 numbers of a deal.
+
+    >>> grid = play_deal(RandomBot(seed=3), list(range(1, 14)) + list(range(1, 13)))
+    >>> None in grid
+    False
+    """
+    grid: list[int | None] = [None] * CELLS
+    for k, card in enumerate(deal):
+        cell = bot.choose(list(grid), card, tuple(deal[: k + 1]))
+        if not isinstance(cell, int) or not 0 <= cell < CELLS or grid[cell] is not None:
+            raise RuntimeError(f"{bot!r} chose an illegal cell {cell!r}")
+        grid[cell] = card
+    return grid  # type: ignore[return-value]
+
+
+#: The bots by name, as the widget offers them.
+BOTS = {"random": RandomBot, "greedy": GreedyBot, "strong": StrongBot}
+
+
+def make_bot(name: str, **options: object) -> Bot:
+    """A bot by name: ``"random"``, ``"greedy"`` or ``"strong"``.
+
+    >>> make_bot("greedy")
+    GreedyBot()
+    """
+    try:
+        return BOTS[name](**options)  # type: ignore[arg-type]
+    except KeyError:
+        raise ValueError(f"unknown bot {name!r}; choose one of {', '.join(BOTS)}") from None
+
+
+_ = time  # the time budget is used by the lookahead of later versions
