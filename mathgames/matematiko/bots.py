@@ -6,7 +6,7 @@ cells row by row (``None`` when empty), ``card`` the number just called and
 answers an empty cell.
 
 >>> from mathgames.matematiko.deck import deal_for_code
->>> deal = deal_for_code("BOT234")
+>>> deal = deal_for_code("BQT234")
 >>> grid = play_deal(GreedyBot(), deal)
 >>> sorted(grid) == sorted(deal)
 True
