@@ -11,7 +11,7 @@ The event API mirrors :class:`ipywidgets.Button`: register with
 :meth:`BoardWidget.on_cell_click` / :meth:`BoardWidget.on_key`, and trigger from
 Python (as tests do) with :meth:`BoardWidget.click_cell` / :meth:`BoardWidget.press_key`.
 
->>> board = BoardWidget(svg='<svg viewBox="0 0 2 1"><rect data-cell="a" width="1" height="1"/></svg>')
+>>> board = BoardWidget(svg='<svg viewBox="0 0 2 1"><rect data-cell="a"/></svg>')
 >>> board.cell_ids
 frozenset({'a'})
 >>> clicked = []
@@ -110,7 +110,7 @@ class BoardWidget(anywidget.AnyWidget):
         _register(self._click_handlers, callback, remove)
 
     def on_key(self, callback: Callable[[str], Any], remove: bool = False) -> None:
-        """Call ``callback(key)`` on a forwarded key press: ``"ArrowUp"``, ``"Enter"``, ``"r"``..."""
+        """Call ``callback(key)`` on a forwarded key press (``"ArrowUp"``, ``"Enter"``, ...)."""
         _register(self._key_handlers, callback, remove)
 
     def on_stored(self, callback: Callable[[str], Any], remove: bool = False) -> None:
@@ -148,6 +148,15 @@ class BoardWidget(anywidget.AnyWidget):
             handler(text)
 
     # -- the untrusted front end -------------------------------------------
+    def set_state(self, sync_data: dict[str, Any]) -> None:
+        """Refuse state sent by the front end: the browser may draw, never decide.
+
+        The JavaScript never sets a trait, so any ``update`` message from it is
+        forged: it is ignored with a warning (Python-side changes do not pass here).
+        """
+        keys = ", ".join(sorted(map(str, sync_data)))[:80] if isinstance(sync_data, dict) else ""
+        self._reject(f"the front end may not set traits ({keys})")
+
     def _reject(self, why: str) -> None:
         self.rejected_messages += 1
         log.warning("board widget ignored a message from the browser: %s", why)

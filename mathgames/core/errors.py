@@ -34,10 +34,10 @@ class InvalidMoveError(MathgamesError, ValueError):
 class IllegalMoveError(MathgamesError, ValueError):
     """A well-formed move that the rules forbid in the current position.
 
-    >>> raise IllegalMoveError("corner 2 of tile 1-2-3 does not match the 4 at point (0, 1)")
+    >>> raise IllegalMoveError("corner 2 of 1-2-3 does not match the 4 at (0, 1)")
     Traceback (most recent call last):
     ...
-    mathgames.core.errors.IllegalMoveError: corner 2 of tile 1-2-3 does not match the 4 at point (0, 1)
+    mathgames.core.errors.IllegalMoveError: corner 2 of 1-2-3 does not match the 4 at (0, 1)
     """
 
 

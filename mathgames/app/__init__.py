@@ -1,0 +1,1 @@
+"""The Voila app around the games: serving, page headers, the landing page."""

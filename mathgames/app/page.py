@@ -1,0 +1,216 @@
+"""The look shared by every page of the app: a header bar and the landing page.
+
+Every page starts with :func:`header`, which shows the app's name (a link back to
+the landing page), the page's title and the four languages. The language of a
+page comes from ``?lang=`` in its address (Voila hands the query string to the
+kernel), and every link of the app carries it on, so a choice made on the landing
+page holds on every page.
+
+>>> from mathgames.core.i18n import set_language
+>>> old = set_language("pl")
+>>> "Matematiko" in landing_html()
+True
+>>> 'href="matematiko.ipynb?lang=pl"' in landing_html()
+True
+>>> _ = set_language(old)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import ipywidgets as w
+
+from mathgames.core.i18n import LANGUAGES, get_language, translator
+from mathgames.core.svg import esc
+
+__all__ = ["PAGES", "Page", "header", "header_html", "landing", "landing_html", "link"]
+
+_ = translator("app")
+
+
+@dataclass(frozen=True)
+class Page:
+    """One page of the app: its notebook, its kind, and a picture for its card."""
+
+    notebook: str
+    kind: str  # "game" or "lesson" or "demo"
+    icon: str  # an SVG body drawn in a 0 0 100 70 box
+
+    @property
+    def title(self) -> str:
+        """The page's title in the current language."""
+        return {
+            "triomino.ipynb": _("Triomino"),
+            "matematiko.ipynb": _("Matematiko"),
+            "halma.ipynb": _("Halma"),
+            "chinese_checkers.ipynb": _("Chinese checkers"),
+            "explore/triomino_combinatorics.ipynb": _("Why 56 tiles?"),
+            "explore/matematiko_probabilities.ipynb": _("Matematiko odds"),
+            "explore/board_geometry.ipynb": _("The geometry of the boards"),
+            "board_demo.ipynb": _("Board widget demo"),
+        }[self.notebook]
+
+    @property
+    def description(self) -> str:
+        """A one-line description in the current language."""
+        return {
+            "triomino.ipynb": _(
+                "Triangular dominoes: match the corners, build bridges and hexagons."),
+            "matematiko.ipynb": _(
+                "Place 25 called numbers on a 5x5 grid and score poker-like lines."),
+            "halma.ipynb": _("Step and jump your pieces across a 16x16 board into the far camp."),
+            "chinese_checkers.ipynb": _("The same race on a six-pointed star of 121 holes."),
+            "explore/triomino_combinatorics.ipynb": _(
+                "Count the tiles, the missing mirror tiles and the chance of a triple."),
+            "explore/matematiko_probabilities.ipynb": _(
+                "Exact probabilities of every combination and what strategy is worth."),
+            "explore/board_geometry.ipynb": _(
+                "Hexagonal and triangular numbers, distances, and the shortest crossing."),
+            "board_demo.ipynb": _("Click the cells: the widget that every game draws on."),
+        }[self.notebook]
+
+
+_ICON_TRIOMINO = (
+    '<polygon points="20,60 50,8 80,60" fill="#f6e7c1" stroke="#1b1b1b" stroke-width="2"/>'
+    '<text x="50" y="24" font-size="11" text-anchor="middle">1</text>'
+    '<text x="28" y="56" font-size="11" text-anchor="middle">2</text>'
+    '<text x="72" y="56" font-size="11" text-anchor="middle">3</text>'
+)
+_ICON_MATEMATIKO = "".join(
+    f'<rect x="{22 + 11 * c}" y="{8 + 11 * r}" width="10" height="10" fill="'
+    f'{"#E69F00" if r == c else "#ffffff"}" stroke="#1b1b1b" stroke-width="0.8"/>'
+    for r in range(5) for c in range(5)
+)
+_ICON_HALMA = "".join(
+    f'<rect x="{25 + 7 * c}" y="{7 + 7 * r}" width="7" height="7" fill="'
+    f'{"#cfe3f3" if (r + c) % 2 else "#ffffff"}"/>' for r in range(8) for c in range(8)
+) + "".join(
+    f'<circle cx="{28.5 + 7 * c}" cy="{59.5 - 7 * r}" r="2.6" fill="#0072B2"/>'
+    for r in range(3) for c in range(3 - r)
+) + "".join(
+    f'<circle cx="{77.5 - 7 * c}" cy="{10.5 + 7 * r}" r="2.6" fill="#E69F00"/>'
+    for r in range(3) for c in range(3 - r)
+)
+_ICON_STAR = (
+    '<polygon points="50,4 59,20 77,20 68,35 77,50 59,50 50,66 41,50 23,50 32,35 23,20 41,20" '
+    'fill="#f3efe6" stroke="#1b1b1b" stroke-width="1.5"/>'
+    '<circle cx="50" cy="12" r="3" fill="#0072B2"/><circle cx="50" cy="58" r="3" fill="#E69F00"/>'
+    '<circle cx="29" cy="22" r="3" fill="#009E73"/><circle cx="71" cy="48" r="3" fill="#CC79A7"/>'
+)
+_ICON_LESSON_TRIO = (
+    '<text x="50" y="45" font-size="30" text-anchor="middle" font-weight="bold">56</text>'
+)
+_ICON_LESSON_MATE = (
+    '<text x="50" y="45" font-size="26" text-anchor="middle" font-weight="bold">p = ?</text>'
+)
+_ICON_LESSON_GEOM = (
+    '<text x="50" y="45" font-size="26" text-anchor="middle" font-weight="bold">121</text>'
+)
+_ICON_DEMO = (
+    '<rect x="25" y="10" width="20" height="20" fill="#0072B2"/>'
+    '<rect x="55" y="10" width="20" height="20" fill="#ffffff" stroke="#1b1b1b"/>'
+    '<rect x="25" y="40" width="20" height="20" fill="#ffffff" stroke="#1b1b1b"/>'
+    '<rect x="55" y="40" width="20" height="20" fill="#E69F00"/>'
+)
+
+#: Every page of the app, in the order of the landing page.
+PAGES: tuple[Page, ...] = (
+    Page("triomino.ipynb", "game", _ICON_TRIOMINO),
+    Page("matematiko.ipynb", "game", _ICON_MATEMATIKO),
+    Page("halma.ipynb", "game", _ICON_HALMA),
+    Page("chinese_checkers.ipynb", "game", _ICON_STAR),
+    Page("explore/triomino_combinatorics.ipynb", "lesson", _ICON_LESSON_TRIO),
+    Page("explore/matematiko_probabilities.ipynb", "lesson", _ICON_LESSON_MATE),
+    Page("explore/board_geometry.ipynb", "lesson", _ICON_LESSON_GEOM),
+    Page("board_demo.ipynb", "demo", _ICON_DEMO),
+)
+
+STYLE = """
+<style>
+.mg-page { font-family: "DejaVu Sans", "Segoe UI", Arial, sans-serif; color: #1b1b1b; }
+.mg-header { display: flex; flex-wrap: wrap; align-items: center; gap: 12px 24px;
+  background: #17324d; color: #fff; padding: 10px 18px; border-radius: 8px; }
+.mg-header a { color: #fff; }
+.mg-header .mg-home { font-size: 22px; font-weight: bold; text-decoration: none; }
+.mg-header .mg-title { font-size: 22px; flex: 1 1 auto; }
+.mg-header .mg-langs a { margin-left: 10px; font-size: 16px; text-decoration: none;
+  padding: 2px 8px; border-radius: 4px; }
+.mg-header .mg-langs a.mg-current { background: #fff; color: #17324d; font-weight: bold; }
+.mg-cards { display: grid; grid-template-columns: repeat(auto-fill, minmax(240px, 1fr));
+  gap: 18px; margin: 18px 0; }
+.mg-card { display: block; border: 2px solid #d0d7de; border-radius: 10px; padding: 12px;
+  text-decoration: none; color: #1b1b1b; background: #fff; }
+.mg-card:hover, .mg-card:focus { border-color: #0072B2; box-shadow: 0 2px 8px #0002; }
+.mg-card svg { width: 100%; height: 120px; background: #f7f9fb; border-radius: 6px; }
+.mg-card h3 { margin: 10px 0 4px; font-size: 20px; }
+.mg-card p { margin: 0; font-size: 15px; line-height: 1.35; }
+.mg-section { font-size: 19px; margin: 22px 0 0; }
+.widget-button, .widget-toggle-button { font-size: 15px; }
+</style>
+"""
+
+
+def link(notebook: str, language: str | None = None, here: str = "") -> str:
+    """The address of a page, relative to the page at ``here``, carrying the language.
+
+    >>> link("halma.ipynb", "cs")
+    'halma.ipynb?lang=cs'
+    >>> link("index.ipynb", "ru", here="explore/board_geometry.ipynb")
+    '../index.ipynb?lang=ru'
+    """
+    depth = here.count("/")
+    return "../" * depth + f"{notebook}?lang={language or get_language()}"
+
+
+def header_html(notebook: str, title: str | None = None) -> str:
+    """The header bar of a page as HTML (with the app's style sheet)."""
+    page = next((p for p in PAGES if p.notebook == notebook), None)
+    shown = title or (page.title if page else _("Maths games"))
+    languages = "".join(
+        f'<a href="{esc(link(notebook, code, here=notebook).split("/")[-1])}" '
+        f'hreflang="{code}" class="mg-lang{" mg-current" if code == get_language() else ""}"'
+        f' data-lang="{code}">{esc(name)}</a>'
+        for code, name in LANGUAGES.items()
+    )
+    home = link("index.ipynb", here=notebook)
+    return (
+        STYLE + '<div class="mg-page"><div class="mg-header">'
+        f'<a class="mg-home" href="{esc(home)}">{esc(_("Maths games"))}</a>'
+        f'<span class="mg-title">{esc(shown)}</span>'
+        f'<span class="mg-langs" aria-label="{esc(_("Language"))}">{languages}</span>'
+        "</div></div>"
+    )
+
+
+def header(notebook: str, title: str | None = None) -> w.HTML:
+    """The header bar widget of a page; display it first on every page."""
+    bar = w.HTML(header_html(notebook, title))
+    bar.add_class("mg-header-widget")
+    return bar
+
+
+def landing_html() -> str:
+    """The cards of the landing page as HTML."""
+    sections = []
+    for kind, heading in (("game", _("Games")), ("lesson", _("Lessons")),
+                          ("demo", _("For developers"))):
+        cards = "".join(
+            f'<a class="mg-card" data-kind="{kind}" href="{esc(link(page.notebook))}">'
+            f'<svg viewBox="0 0 100 70" role="img" aria-hidden="true">{page.icon}</svg>'
+            f"<h3>{esc(page.title)}</h3><p>{esc(page.description)}</p></a>"
+            for page in PAGES if page.kind == kind
+        )
+        sections.append(f'<h2 class="mg-section">{esc(heading)}</h2>'
+                        f'<div class="mg-cards">{cards}</div>')
+    intro = _("Four classic games and three lessons about the mathematics behind them. "
+              "Pick a language above, then a game or a lesson.")
+    return (f'<div class="mg-page"><p style="font-size:17px">{esc(intro)}</p>'
+            f'{"".join(sections)}</div>')
+
+
+def landing() -> w.VBox:
+    """The whole landing page: header and cards."""
+    cards = w.HTML(landing_html())
+    cards.add_class("mg-landing")
+    return w.VBox([header("index.ipynb", _("Maths games")), cards])

@@ -1,0 +1,189 @@
+"""Shared fixtures: a real Voila server and a real headless Chromium.
+
+- ``voila_url`` (session): the address of the app's server (the same command as
+  ``make app``) serving ``notebooks/`` on a free loopback port; stopped at the end.
+- ``browser`` (session): headless Chromium from ``/usr/bin/chromium`` (or the path
+  in ``MATHGAMES_CHROMIUM``), driven by Playwright. Playwright never downloads a
+  browser here.
+- ``page``: a fresh browser page; console errors are collected in ``page.mg_errors``;
+  a failing test leaves a screenshot in ``test-artifacts/``.
+- ``notebook_page(name, lang="en", wait_for=".mathgames-board")``: opens a notebook
+  of the app in ``page`` and waits until it is rendered.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+NOTEBOOKS = ROOT / "notebooks"
+ARTIFACTS = ROOT / "test-artifacts"
+CHROMIUM_FLAGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-dev-shm-usage",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+    "--disable-quic",
+]
+PAGE_TIMEOUT_MS = 90_000
+
+
+def free_port() -> int:
+    """A TCP port on loopback that nothing listens on now."""
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def chromium_path() -> str:
+    """The system Chromium, or a clear failure that says how to install it."""
+    path = os.environ.get("MATHGAMES_CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
+    if not Path(path).exists():
+        pytest.fail(
+            f"Chromium not found at {path}: install it (apt-get install chromium) or set "
+            "MATHGAMES_CHROMIUM to a Chromium binary. Browser tests never download one."
+        )
+    return path
+
+
+class Server:
+    """A running app server (the ``make app`` command) on a loopback port."""
+
+    def __init__(self, root: Path, log: Path) -> None:
+        from mathgames.app.serve import server_command
+
+        self.port = free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.log = log
+        log.parent.mkdir(parents=True, exist_ok=True)
+        env = dict(os.environ, PYTHONUNBUFFERED="1")
+        env.pop("QUERY_STRING", None)
+        self._log_file = log.open("w")
+        self.process = subprocess.Popen(
+            server_command(root, self.port), cwd=ROOT, env=env, stdout=self._log_file,
+            stderr=subprocess.STDOUT, start_new_session=True,
+        )
+
+    def wait_ready(self, timeout: float = 90) -> None:
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.process.poll() is not None:
+                raise RuntimeError(f"the server exited early; see {self.log}:\n"
+                                   + self.log.read_text()[-3000:])
+            try:
+                with urllib.request.urlopen(self.url + "/api/status", timeout=2) as reply:
+                    if reply.status == 200:
+                        return
+            except (urllib.error.URLError, ConnectionError, TimeoutError):
+                pass
+            time.sleep(0.3)
+        raise RuntimeError(f"the server did not answer within {timeout} s; see {self.log}")
+
+    def stop(self) -> None:
+        if self.process.poll() is None:
+            os.killpg(self.process.pid, signal.SIGTERM)
+            try:
+                self.process.wait(timeout=15)
+            except subprocess.TimeoutExpired:
+                os.killpg(self.process.pid, signal.SIGKILL)
+                self.process.wait()
+        self._log_file.close()
+
+
+@pytest.fixture(scope="session")
+def voila_url() -> Iterator[str]:
+    """The base address of a real Voila server serving ``notebooks/``."""
+    server = Server(NOTEBOOKS, ARTIFACTS / "voila-server.log")
+    try:
+        server.wait_ready()
+        yield server.url
+    finally:
+        server.stop()
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[Any]:
+    """Headless system Chromium driven by Playwright."""
+    from playwright.sync_api import sync_playwright
+
+    executable = chromium_path()
+    with sync_playwright() as playwright:
+        launched = playwright.chromium.launch(
+            executable_path=executable, headless=True, args=CHROMIUM_FLAGS
+        )
+        try:
+            yield launched
+        finally:
+            launched.close()
+
+
+@pytest.fixture
+def page(browser: Any, request: pytest.FixtureRequest) -> Iterator[Any]:
+    """A fresh page (own context, so local storage starts empty) at 1280x900."""
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    context.set_default_timeout(PAGE_TIMEOUT_MS)
+    new_page = context.new_page()
+    new_page.mg_errors = []
+    new_page.on("pageerror", lambda error: new_page.mg_errors.append(str(error)))
+    yield new_page
+    report = getattr(request.node, "rep_call", None)
+    if report is not None and report.failed:
+        ARTIFACTS.mkdir(exist_ok=True)
+        name = request.node.nodeid.replace("/", "_").replace("::", "-")[:150]
+        try:
+            new_page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)
+        except Exception as error:  # a crashed page cannot be photographed
+            print(f"no screenshot: {error}", file=sys.stderr)
+    context.close()
+
+
+@pytest.hookimpl(wrapper=True, tryfirst=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> Any:
+    report = yield
+    setattr(item, f"rep_{report.when}", report)
+    return report
+
+
+def wait_rendered(page: Any, wait_for: str = ".mathgames-board") -> None:
+    """Wait until Voila has run the notebook and ``wait_for`` is visible.
+
+    Fails at once with Voila's own message when a cell raised an error.
+    """
+    deadline = time.monotonic() + PAGE_TIMEOUT_MS / 1000
+    while time.monotonic() < deadline:
+        if page.locator(wait_for).first.is_visible():
+            return
+        errors = page.locator(".jp-RenderedText[data-mime-type='application/vnd.jupyter.stderr'],"
+                              " .voila-error, .jp-OutputArea-output pre.error")
+        if errors.count() and "Error" in (errors.first.text_content() or ""):
+            pytest.fail("the notebook failed in Voila:\n" + (errors.first.text_content() or ""))
+        page.wait_for_timeout(200)
+    pytest.fail(f"{wait_for!r} did not appear within {PAGE_TIMEOUT_MS / 1000:.0f} s")
+
+
+@pytest.fixture
+def notebook_page(page: Any, voila_url: str) -> Callable[..., Any]:
+    """Open an app notebook in the browser and wait until it is rendered."""
+
+    def open_notebook(name: str, lang: str = "en", wait_for: str = ".mathgames-board") -> Any:
+        page.goto(f"{voila_url}/voila/render/{name}?lang={lang}", wait_until="domcontentloaded")
+        wait_rendered(page, wait_for)
+        return page
+
+    return open_notebook

@@ -1,0 +1,59 @@
+"""The layers stay apart: rules cores never import Jupyter."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+PACKAGE = Path(__file__).resolve().parents[2] / "mathgames"
+JUPYTER = {"ipywidgets", "anywidget", "traitlets", "IPython", "ipykernel", "bqplot"}
+HEAVY = {"numpy", "sympy", "bqplot", "scipy", "pandas"}
+# The Jupyter side: widgets, the app's pages and the shared board widget.
+JUPYTER_SIDE = {"core/board.py", "core/resume.py", "core/demo_widget.py", "app/page.py"}
+
+
+def imported_roots(path: Path) -> set[str]:
+    tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+    roots = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            roots |= {alias.name.split(".")[0] for alias in node.names}
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            roots.add(node.module.split(".")[0])
+    return roots
+
+
+def modules() -> list[Path]:
+    return sorted(PACKAGE.rglob("*.py"))
+
+
+def is_jupyter_side(path: Path) -> bool:
+    relative = path.relative_to(PACKAGE).as_posix()
+    return relative in JUPYTER_SIDE or path.name.startswith("widget")
+
+
+@pytest.mark.parametrize(
+    "path", [p for p in modules() if not is_jupyter_side(p)],
+    ids=lambda p: p.relative_to(PACKAGE).as_posix(),
+)
+def test_rules_cores_import_no_jupyter(path: Path) -> None:
+    found = imported_roots(path) & JUPYTER
+    assert not found, f"{path.relative_to(PACKAGE)} imports {sorted(found)}"
+
+
+@pytest.mark.parametrize(
+    "path", [p for p in modules() if p.parent.name != "app" and "explore" not in p.parts],
+    ids=lambda p: p.relative_to(PACKAGE).as_posix(),
+)
+def test_game_pages_stay_light(path: Path) -> None:
+    """Games and their widgets import no numpy, sympy or bqplot (30 kernels on one server)."""
+    found = imported_roots(path) & HEAVY
+    assert not found, f"{path.relative_to(PACKAGE)} imports {sorted(found)}"
+
+
+def test_the_check_itself_sees_imports(tmp_path: Path) -> None:
+    sample = tmp_path / "sample.py"
+    sample.write_text("import os\nfrom ipywidgets import Button\nimport traitlets.config\n")
+    assert imported_roots(sample) == {"os", "ipywidgets", "traitlets"}

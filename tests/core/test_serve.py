@@ -1,0 +1,34 @@
+"""The app's server settings: one source, also read by Binder."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from mathgames.app.serve import SERVER_SETTINGS, server_command
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def test_binder_reads_the_same_settings_as_make_app() -> None:
+    assert json.loads((ROOT / "jupyter_config.json").read_text()) == SERVER_SETTINGS
+
+
+def test_closed_pages_kernels_are_culled() -> None:
+    culling = SERVER_SETTINGS["MappingKernelManager"]
+    assert 0 < culling["cull_idle_timeout"] <= 3600
+    assert 0 < culling["cull_interval"] <= culling["cull_idle_timeout"]
+    assert culling["cull_connected"] is False
+
+
+def test_the_landing_page_is_the_front_page(tmp_path: Path) -> None:
+    cmd = server_command(tmp_path, port=8866)
+    assert "--ServerApp.default_url=/voila/render/index.ipynb" in cmd
+    assert "--ServerApp.ip=127.0.0.1" in cmd
+    assert "--MappingKernelManager.cull_idle_timeout=600" in cmd
+
+
+def test_binder_installs_the_package_and_the_app() -> None:
+    requirements = (ROOT / "binder" / "requirements.txt").read_text().split()
+    assert "." in requirements or ".[app]" in requirements
+    assert (ROOT / "binder" / "runtime.txt").read_text().strip() == "python-3.12"
