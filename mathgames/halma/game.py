@@ -1,0 +1,599 @@
+"""The rules of Halma and Chinese checkers: one engine over two boards.
+
+A :class:`Game` holds a position (who stands where, who moves), the move
+history (for undo) and the end-of-game state. Players are numbered ``0 .. n-1``
+in turn order (clockwise around the board); player 0 starts.
+
+A move is a step to a neighbouring empty cell, or a chain of jumps, each over
+one neighbouring piece (anyone's) onto the empty cell straight beyond. A
+:class:`Move` carries its whole path and has a text form: ``a1-b2`` (a step),
+``a1-c3-e5`` (two jumps).
+
+>>> game = Game("star", players=2)
+>>> len(game.legal_moves())
+14
+>>> game.play("d4-i5")
+Move.parse('d4-i5')
+>>> game.play("a14-b14")
+Traceback (most recent call last):
+...
+mathgames.core.errors.IllegalMoveError: a14-b14: b14 is taken
+>>> game.undo()
+Move.parse('d4-i5')
+>>> game.ply, game.to_move
+(0, 0)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+from itertools import pairwise
+
+from mathgames.core.errors import CorruptSaveError, IllegalMoveError, InvalidMoveError
+from mathgames.halma.topology import Topology, get_topology
+
+__all__ = ["PASS", "Game", "Move", "Result", "jump_destinations", "pair_moves"]
+
+
+# -- the hot loops: plain functions over integer tables ---------------------------------------
+
+def jump_destinations(occ: bytearray | list[int], start: int,
+                      jumps: tuple[tuple[tuple[int, int], ...], ...],
+                      lock: bytearray | None = None) -> dict[int, int]:
+    """Every cell a piece on ``start`` reaches by a chain of jumps: ``{landing: previous}``.
+
+    ``occ[c]`` is non-zero where a piece stands. The piece's own start cell is
+    vacated during the chain (nothing to jump over) and never landed on again.
+    With ``lock`` (goal lock), every landing must have ``lock[landing]`` set.
+    Breadth-first, so following ``previous`` back gives a shortest jump path.
+    """
+    parent = {start: -1}
+    frontier = [start]
+    own = occ[start]
+    occ[start] = 0
+    while frontier:
+        nxt = []
+        for c in frontier:
+            for over, land in jumps[c]:
+                if occ[over] and not occ[land] and land not in parent and (
+                        lock is None or lock[land]):
+                    parent[land] = c
+                    nxt.append(land)
+        frontier = nxt
+    occ[start] = own
+    del parent[start]
+    return parent
+
+
+def pair_moves(occ: bytearray, cells: Iterable[int], topology: Topology,
+               target: bytearray) -> list[tuple[int, int]]:
+    """All legal ``(from, to)`` pairs for the pieces on ``cells`` (each pair once).
+
+    ``target[c]`` is set on the cells of the moving player's target camp (goal lock).
+    """
+    neighbours, jumps = topology.neighbours, topology.jumps
+    out = []
+    append = out.append
+    for s in cells:
+        locked = target[s]
+        for n in neighbours[s]:
+            if not occ[n] and (not locked or target[n]):
+                append((s, n))
+        # inline breadth-first search over jump landings
+        seen = {s}
+        frontier = [s]
+        own = occ[s]
+        occ[s] = 0
+        while frontier:
+            nxt = []
+            for c in frontier:
+                for over, land in jumps[c]:
+                    if occ[over] and not occ[land] and land not in seen and (
+                            not locked or target[land]):
+                        seen.add(land)
+                        nxt.append(land)
+                        append((s, land))
+            frontier = nxt
+        occ[s] = own
+    return out
+
+
+def shortest_path(occ: bytearray, start: int, end: int, topology: Topology,
+                  lock: bytearray | None = None) -> tuple[int, ...] | None:
+    """A shortest legal path (step or jump chain) from ``start`` to ``end``, or None."""
+    if end in topology.neighbours[start]:
+        if occ[end] or (lock is not None and not lock[end]):
+            return None
+        return (start, end)
+    parent = jump_destinations(occ, start, topology.jumps, lock)
+    if end not in parent:
+        return None
+    path = [end]
+    while path[-1] != start:
+        path.append(parent[path[-1]])
+    return tuple(reversed(path))
+
+
+# -- value types ------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Move:
+    """A move: the cells the piece visits, by name. ``Move(())`` is a pass.
+
+    >>> m = Move.parse("a1-c3-e5")
+    >>> m.path, m.start, m.end, str(m)
+    (('a1', 'c3', 'e5'), 'a1', 'e5', 'a1-c3-e5')
+    >>> Move.parse(str(m)) == m
+    True
+    >>> Move.parse("a1")
+    Traceback (most recent call last):
+    ...
+    mathgames.core.errors.InvalidMoveError: 'a1': a move names at least two cells, like a1-b2
+    """
+
+    path: tuple[str, ...]
+
+    @classmethod
+    def parse(cls, text: str) -> Move:
+        """Read ``a1-b2`` or ``a1-c3-e5`` (or ``pass``); syntax only, no board needed."""
+        if not isinstance(text, str):
+            raise InvalidMoveError(f"{text!r} is not a move text")
+        clean = text.strip().lower()
+        if clean == "pass":
+            return PASS
+        parts = tuple(p.strip() for p in clean.replace("–", "-").split("-"))
+        if len(parts) < 2:
+            raise InvalidMoveError(f"{text!r}: a move names at least two cells, like a1-b2")
+        for p in parts:
+            if not (2 <= len(p) <= 3 and p[0].isalpha() and p[1:].isdigit()):
+                raise InvalidMoveError(f"{text!r}: {p!r} is not a cell name like c3")
+        return cls(parts)
+
+    @property
+    def start(self) -> str:
+        return self.path[0] if self.path else ""
+
+    @property
+    def end(self) -> str:
+        return self.path[-1] if self.path else ""
+
+    @property
+    def is_pass(self) -> bool:
+        return not self.path
+
+    def __str__(self) -> str:
+        return "-".join(self.path) if self.path else "pass"
+
+    def __repr__(self) -> str:
+        return f"Move.parse({str(self)!r})"
+
+
+PASS = Move(())
+
+
+@dataclass(frozen=True)
+class Result:
+    """How a game ended (or that it has not).
+
+    ``reason`` is a language-neutral code: ``"playing"``, ``"win"``, ``"shared"``
+    (several players finished in the same round) or ``"move_limit"`` (a draw).
+    ``placings[p]`` is player ``p``'s place (1 = best; equal places share):
+    finishers first, then the others by pieces in their target, then by rows to go.
+    """
+
+    over: bool
+    reason: str
+    winners: tuple[int, ...] = ()
+    placings: tuple[int, ...] = field(default=())
+
+
+# -- the game ---------------------------------------------------------------------------------
+
+class Game:
+    """A game of Halma (``board="halma"``) or Chinese checkers (``board="star"``).
+
+    ``players``: Halma 2, 3 or 4; star 2, 3, 4 or 6; 1 is the solitaire crossing.
+    ``pieces``: only for the Halma solitaire (19 or 13). ``move_limit``: the
+    game is a draw after that many moves in all (None: no limit).
+
+    >>> g = Game("halma", players=4)
+    >>> g.corners, g.pieces, g.target_corners
+    (('SW', 'NW', 'NE', 'SE'), 13, ('NE', 'SE', 'SW', 'NW'))
+    """
+
+    def __init__(self, board: str | Topology = "halma", players: int = 2,
+                 move_limit: int | None = None, pieces: int | None = None) -> None:
+        self.topology = topo = get_topology(board)
+        if players not in topo.setups:
+            choices = ", ".join(str(n) for n in topo.setups if n > 1)
+            raise ValueError(f"{topo.title} is played by {choices} players, not {players!r}")
+        corners, default_pieces = topo.setups[players]
+        if pieces is None:
+            pieces = default_pieces
+        if pieces != default_pieces and not (players == 1 and pieces in topo.camp_sizes()):
+            raise ValueError(f"{players} players on the {topo.title} board have "
+                             f"{default_pieces} pieces each, not {pieces!r}")
+        if move_limit is not None and (not isinstance(move_limit, int) or move_limit < 1):
+            raise ValueError(f"the move limit must be a positive whole number, not {move_limit!r}")
+        self.players = players
+        self.pieces = pieces
+        self.move_limit = move_limit
+        self.corners: tuple[str, ...] = corners
+        self.target_corners = tuple(topo.opposite(c) for c in corners)
+        self.homes = tuple(topo.camp(c, pieces) for c in corners)
+        self.targets = tuple(topo.camp(c, pieces) for c in self.target_corners)
+        self.target_masks = tuple(_mask(topo.size, t) for t in self.targets)
+        self.rows = tuple(topo.rows_to(c) for c in self.target_corners)
+        self.reset()
+
+    # -- state ------------------------------------------------------------------------------
+    def reset(self) -> None:
+        """Back to the starting position."""
+        topo = self.topology
+        self.occ = bytearray(topo.size)  # 0 empty, p + 1 for player p's piece
+        self.cells: list[list[int]] = []
+        for p, home in enumerate(self.homes):
+            self.cells.append(sorted(home))
+            for c in home:
+                self.occ[c] = p + 1
+        self.to_move = 0
+        self.ply = 0
+        self.finished: dict[int, int] = {}  # player -> ply of the move that finished them
+        self.history: list[tuple[int, tuple[int, ...], bool]] = []
+        self._over = False
+
+    def copy(self) -> Game:
+        """An independent copy (history included)."""
+        other = object.__new__(Game)
+        other.__dict__.update(self.__dict__)
+        other.occ = bytearray(self.occ)
+        other.cells = [list(c) for c in self.cells]
+        other.finished = dict(self.finished)
+        other.history = list(self.history)
+        return other
+
+    def owner(self, cell: int | str) -> int | None:
+        """The player whose piece stands on ``cell`` (None if empty)."""
+        value = self.occ[self.topology.index(cell)]
+        return value - 1 if value else None
+
+    def pieces_of(self, player: int) -> list[str]:
+        """The names of the cells where ``player``'s pieces stand."""
+        return sorted(self.topology.names[c] for c in self.cells[player])
+
+    # -- moves ------------------------------------------------------------------------------
+    def pair_moves(self) -> list[tuple[int, int]]:
+        """The legal moves of the player to move as ``(from, to)`` cell indices (fast)."""
+        if self._over:
+            return []
+        p = self.to_move
+        return pair_moves(self.occ, self.cells[p], self.topology, self.target_masks[p])
+
+    def legal_moves(self) -> list[Move]:
+        """Every legal move, each ``(from, to)`` pair once with a shortest path.
+
+        A player who cannot move passes: the list is then ``[PASS]``.
+        """
+        if self._over:
+            return []
+        p = self.to_move
+        topo, names, lock = self.topology, self.topology.names, self.target_masks[p]
+        moves = []
+        for s in self.cells[p]:
+            locked = lock[s]
+            for n in topo.neighbours[s]:
+                if not self.occ[n] and (not locked or lock[n]):
+                    moves.append(Move((names[s], names[n])))
+            parent = jump_destinations(self.occ, s, topo.jumps, lock if locked else None)
+            for land in parent:
+                path = [land]
+                while path[-1] != s:
+                    path.append(parent[path[-1]])
+                moves.append(Move(tuple(names[c] for c in reversed(path))))
+        return moves or [PASS]
+
+    def moves_from(self, cell: int | str) -> dict[str, Move]:
+        """The legal moves of the piece on ``cell``, by destination name."""
+        start = self.topology.index(cell)
+        start_name = self.topology.names[start]
+        return {m.end: m for m in self.legal_moves() if m.start == start_name}
+
+    def check(self, move: Move | str) -> tuple[int, ...]:
+        """Validate ``move`` for the player to move; returns its path as indices.
+
+        Raises :class:`InvalidMoveError` (unreadable) or :class:`IllegalMoveError`
+        (forbidden), saying what and where.
+        """
+        if isinstance(move, str):
+            move = Move.parse(move)
+        if not isinstance(move, Move):
+            raise InvalidMoveError(f"{move!r} is not a move")
+        topo = self.topology
+        if self._over:
+            raise IllegalMoveError(f"{move}: the game is over")
+        p = self.to_move
+        if move.is_pass:
+            if self.pair_moves():
+                raise IllegalMoveError(f"player {p} can move, so cannot pass")
+            return ()
+        path = tuple(topo.index(c) for c in move.path)
+        start = path[0]
+        if self.occ[start] != p + 1:
+            whose = "empty" if not self.occ[start] else f"player {self.occ[start] - 1}'s"
+            raise IllegalMoveError(f"{move}: {topo.names[start]} is {whose}, "
+                                   f"not a piece of player {p}, who is to move")
+        lock = self.target_masks[p]
+        locked = lock[start]
+        if len(set(path)) != len(path):
+            raise IllegalMoveError(f"{move}: a chain never lands twice on the same cell")
+        occ = self.occ
+        if len(path) == 2 and path[1] in topo.neighbours[start]:
+            steps = [(start, path[1], None)]
+        else:
+            steps = []
+            for a, b in pairwise(path):
+                over = next((o for o, land in topo.jumps[a] if land == b), None)
+                if over is None:
+                    what = "neither a step nor a jump" if len(path) == 2 else "not a jump"
+                    raise IllegalMoveError(
+                        f"{move}: {topo.names[a]}-{topo.names[b]} is {what}")
+                steps.append((a, b, over))
+        for a, b, over in steps:
+            name = f"{topo.names[a]}-{topo.names[b]}"
+            if over is not None and (not occ[over] or over == start):
+                raise IllegalMoveError(f"{name}: there is no piece to jump over between "
+                                       f"{topo.names[a]} and {topo.names[b]}")
+            if occ[b] and b != start:
+                raise IllegalMoveError(f"{name}: {topo.names[b]} is taken")
+            if locked and not lock[b]:
+                raise IllegalMoveError(f"{name}: a piece in its target camp must stay inside it")
+        return path
+
+    def play(self, move: Move | str) -> Move:
+        """Check and make ``move`` (a :class:`Move` or its text); returns the Move made.
+
+        On an error nothing changes.
+        """
+        path = self.check(move)
+        self._push(path)
+        return self.last_move()
+
+    def push_unchecked(self, start: int, end: int, path: tuple[int, ...] | None = None) -> None:
+        """Make a move from a legal ``(from, to)`` pair without checks (for bots).
+
+        The path is worked out when not given (it only matters for the record).
+        """
+        if path is None:
+            path = shortest_path(self.occ, start, end, self.topology,
+                                 self.target_masks[self.to_move]
+                                 if self.target_masks[self.to_move][start] else None)
+            if path is None:  # pragma: no cover - a bot's bug
+                raise IllegalMoveError(f"no legal path {self.topology.names[start]}-"
+                                       f"{self.topology.names[end]}")
+        self._push(path)
+
+    def _push(self, path: tuple[int, ...]) -> None:
+        p = self.to_move
+        if path:
+            start, end = path[0], path[-1]
+            self.occ[start] = 0
+            self.occ[end] = p + 1
+            cells = self.cells[p]
+            cells[cells.index(start)] = end
+        self.ply += 1
+        finished_now = p not in self.finished and self._has_finished(p)
+        if finished_now:
+            self.finished[p] = self.ply - 1
+        self.history.append((p, path, finished_now))
+        self.to_move = (p + 1) % self.players
+        self._over = (bool(self.finished) and self.to_move == 0) or (
+            self.move_limit is not None and self.ply >= self.move_limit)
+
+    def undo(self) -> Move:
+        """Take back the last move; returns it. Raises IllegalMoveError at the start."""
+        if not self.history:
+            raise IllegalMoveError("there is no move to undo")
+        move = self.last_move()
+        p, path, finished_now = self.history.pop()
+        if path:
+            start, end = path[0], path[-1]
+            self.occ[end] = 0
+            self.occ[start] = p + 1
+            cells = self.cells[p]
+            cells[cells.index(end)] = start
+        if finished_now:
+            del self.finished[p]
+        self.ply -= 1
+        self.to_move = p
+        self._over = False
+        return move
+
+    def last_move(self) -> Move | None:
+        """The last move made (None at the start)."""
+        if not self.history:
+            return None
+        return Move(tuple(self.topology.names[c] for c in self.history[-1][1]))
+
+    @property
+    def moves(self) -> list[Move]:
+        """Every move made so far, in order."""
+        names = self.topology.names
+        return [Move(tuple(names[c] for c in path)) for _p, path, _f in self.history]
+
+    # -- the end ----------------------------------------------------------------------------
+    def _has_finished(self, p: int) -> bool:
+        target, occ, own = self.targets[p], self.occ, p + 1
+        mine = False
+        for c in target:
+            v = occ[c]
+            if not v:
+                return False
+            if v == own:
+                mine = True
+        return mine
+
+    def pieces_home(self, player: int) -> int:
+        """How many of ``player``'s pieces stand in their target camp."""
+        lock = self.target_masks[player]
+        return sum(1 for c in self.cells[player] if lock[c])
+
+    def rows_to_go(self, player: int) -> int:
+        """The rows ``player``'s pieces still have to travel to fill the target camp.
+
+        It is 0 exactly when every piece stands in the target camp.
+        """
+        rows = self.rows[player]
+        best = sorted(rows[c] for c in self.targets[player])
+        return sum(rows[c] for c in self.cells[player]) - sum(best[:self.pieces])
+
+    def is_over(self) -> bool:
+        """True when the game has ended (win, shared win or move limit)."""
+        return self._over
+
+    def result(self) -> Result:
+        """The result so far; ``over`` is False while the game goes on."""
+        n = self.players
+        scores = []
+        for p in range(n):
+            if p in self.finished:
+                scores.append((0, 0, 0))
+            else:
+                scores.append((1, -self.pieces_home(p), self.rows_to_go(p)))
+        placings = tuple(1 + sum(1 for q in range(n) if scores[q] < scores[p]) for p in range(n))
+        if not self._over:
+            return Result(False, "playing", (), placings)
+        winners = tuple(sorted(self.finished))
+        if not winners:
+            return Result(True, "move_limit", (), placings)
+        return Result(True, "win" if len(winners) == 1 else "shared", winners, placings)
+
+    # -- text -------------------------------------------------------------------------------
+    def position_text(self) -> str:
+        """The position as text: board, players, who moves, where every piece stands.
+
+        >>> g = Game("star", players=2); _ = g.play("d4-i5")
+        >>> print(g.position_text())
+        board: star
+        players: 2
+        pieces: 10
+        move limit: none
+        to move: 1
+        moves made: 1
+        finished: none
+        player 0: a1 a2 b2 a3 b3 c3 a4 b4 c4 i5
+        player 1: a14 b14 c14 d14 a15 b15 c15 a16 b16 a17
+        >>> Game.from_position_text(g.position_text()).position_text() == g.position_text()
+        True
+        """
+        lines = [
+            f"board: {self.topology.key}",
+            f"players: {self.players}",
+            f"pieces: {self.pieces}",
+            f"move limit: {self.move_limit if self.move_limit is not None else 'none'}",
+            f"to move: {self.to_move}",
+            f"moves made: {self.ply}",
+            "finished: " + (" ".join(f"{p}@{ply}" for p, ply in sorted(self.finished.items()))
+                            or "none"),
+        ]
+        for p in range(self.players):
+            lines.append(f"player {p}: " + " ".join(_name_sort(self.pieces_of(p))))
+        return "\n".join(lines)
+
+    @classmethod
+    def from_position_text(cls, text: str) -> Game:
+        """Read :meth:`position_text` back; raises CorruptSaveError on bad text.
+
+        The game read has no history (nothing to undo).
+        """
+        if not isinstance(text, str):
+            raise CorruptSaveError("a position must be text")
+        fields: dict[str, tuple[int, str]] = {}
+        for number, raw in enumerate(text.strip().splitlines(), 1):
+            if not raw.strip():
+                continue
+            key, sep, value = raw.partition(":")
+            if not sep:
+                raise CorruptSaveError(f"line {number}: expected 'name: value', got {raw!r}")
+            key = key.strip().lower()
+            if key in fields:
+                raise CorruptSaveError(f"line {number}: {key!r} appears twice")
+            fields[key] = (number, value.strip())
+
+        def get(key: str) -> tuple[int, str]:
+            if key not in fields:
+                raise CorruptSaveError(f"the position has no {key!r} line")
+            return fields[key]
+
+        def integer(key: str, allow_none: bool = False) -> int | None:
+            line, value = get(key)
+            if allow_none and value == "none":
+                return None
+            if not value.isdigit():
+                raise CorruptSaveError(f"line {line}: {key} must be a whole number, not {value!r}")
+            return int(value)
+
+        try:
+            game = cls(get("board")[1], integer("players"), integer("move limit", True),
+                       integer("pieces"))
+        except ValueError as error:
+            raise CorruptSaveError(str(error)) from None
+        topo = game.topology
+        occ = bytearray(topo.size)
+        cells: list[list[int]] = []
+        for p in range(game.players):
+            line, value = get(f"player {p}")
+            mine = []
+            for name in value.split():
+                try:
+                    c = topo.index(name)
+                except InvalidMoveError as error:
+                    raise CorruptSaveError(f"line {line}: {error}") from None
+                if occ[c]:
+                    raise CorruptSaveError(f"line {line}: two pieces on {name}")
+                occ[c] = p + 1
+                mine.append(c)
+            if len(mine) != game.pieces:
+                raise CorruptSaveError(f"line {line}: player {p} has {len(mine)} pieces, "
+                                       f"not {game.pieces}")
+            cells.append(mine)
+        to_move, ply = integer("to move"), integer("moves made")
+        if to_move >= game.players:
+            raise CorruptSaveError(f"line {get('to move')[0]}: no player {to_move}")
+        finished = {}
+        line, value = get("finished")
+        if value != "none":
+            for item in value.split():
+                who, at, when = item.partition("@")
+                if not (at and who.isdigit() and when.isdigit() and int(who) < game.players
+                        and int(when) < ply):
+                    raise CorruptSaveError(f"line {line}: {item!r} is not player@move")
+                finished[int(who)] = int(when)
+        extra = set(fields) - {"board", "players", "pieces", "move limit", "to move",
+                               "moves made", "finished"} - {f"player {p}"
+                                                            for p in range(game.players)}
+        if extra:
+            raise CorruptSaveError(f"line {fields[min(extra)][0]}: unknown field {min(extra)!r}")
+        game.occ, game.cells, game.to_move, game.ply = occ, cells, to_move, ply
+        game.finished = finished
+        game._over = (bool(finished) and to_move == 0) or (
+            game.move_limit is not None and ply >= game.move_limit)
+        return game
+
+    def __repr__(self) -> str:
+        return (f"<Game {self.topology.key}, {self.players} players, move {self.ply}, "
+                f"player {self.to_move} to move>")
+
+    def __iter__(self) -> Iterator[Move]:
+        return iter(self.legal_moves())
+
+
+def _mask(size: int, cells: Iterable[int]) -> bytearray:
+    mask = bytearray(size)
+    for c in cells:
+        mask[c] = 1
+    return mask
+
+
+def _name_sort(names: list[str]) -> list[str]:
+    return sorted(names, key=lambda n: (int(n[1:]), n[0]))
