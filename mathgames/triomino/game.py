@@ -135,6 +135,39 @@ class Game:
         self.drawn = 0
         self.last_drawn: Tile | None = None
 
+    @classmethod
+    def from_position(cls, rules: RuleSet | str, hands: Sequence[Sequence[Tile | str]],
+                      table: Sequence[Placement] = (), pool: Sequence[Tile | str] = (),
+                      *, names: Sequence[str] | None = None, current: int = 0,
+                      checked: bool = True, history: bool = True) -> Game:
+        """A game set up by hand (a puzzle, a lesson, a test): the tiles need not be all 56.
+
+        ``table`` is placed in order (each checked unless ``checked`` is false), the pool
+        is drawn from its end, and ``current`` is to move.
+
+        >>> game = Game.from_position("schmidt", [["0-2-3", "2-3-3"], ["5-5-5"]],
+        ...                           table=[Placement(Tile.parse("0-1-2"), (0, 0), 0)])
+        >>> [str(p) for p in game.legal_placements()]
+        ['0-2-3 at c-1_0 turned 0']
+        """
+        def tile(t: Tile | str) -> Tile:
+            return t if isinstance(t, Tile) else Tile.parse(t)
+
+        game = cls(rules, len(hands) if names is None else list(names), history=history,
+                   _deal=False)
+        if len(hands) != len(game.names):
+            raise ValueError("give one hand per player")
+        game.table = Table(table) if checked else Table()
+        if not checked:
+            for placement in table:
+                game.table.place(placement)
+        game.hands = [[tile(t) for t in hand] for hand in hands]
+        game.pool = [tile(t) for t in pool]
+        game.start_tiles, game.start_draws = [], []
+        game.starter = game.current = current
+        game.phase, game.drawn, game.last_drawn = "play", 0, None
+        return game
+
     def next_round(self) -> None:
         """Deal the next round (only when a round is over and the game is not)."""
         if self.phase != "round_over":
