@@ -65,7 +65,7 @@ def chromium_path() -> str:
 class Server:
     """A running app server (the ``make app`` command) on a loopback port."""
 
-    def __init__(self, root: Path, log: Path) -> None:
+    def __init__(self, root: Path, log: Path, python: str | None = None) -> None:
         from mathgames.app.serve import server_command
 
         self.port = free_port()
@@ -75,8 +75,11 @@ class Server:
         env = dict(os.environ, PYTHONUNBUFFERED="1")
         env.pop("QUERY_STRING", None)
         self._log_file = log.open("w")
+        command = server_command(root, self.port)
+        if python:  # another environment's server (the Binder test)
+            command[0] = python
         self.process = subprocess.Popen(
-            server_command(root, self.port), cwd=ROOT, env=env, stdout=self._log_file,
+            command, cwd=ROOT, env=env, stdout=self._log_file,
             stderr=subprocess.STDOUT, start_new_session=True,
         )
 
