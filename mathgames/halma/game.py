@@ -243,6 +243,37 @@ class Game:
         self.history: list[tuple[int, tuple[int, ...], bool]] = []
         self._over = False
 
+    @classmethod
+    def custom(cls, board: str | Topology, players: int, placement: dict[int, list[str]],
+               to_move: int = 0, move_limit: int | None = None,
+               pieces: int | None = None) -> Game:
+        """A hand-built position (for puzzles, lessons and tests): any number of
+        pieces per player, at most a camp's worth. Camps are as in the normal game.
+
+        >>> g = Game.custom("halma", 2, {0: ["a1"], 1: ["b2", "d4"]})
+        >>> [str(m) for m in g.legal_moves()]
+        ['a1-b1', 'a1-a2', 'a1-c3', 'a1-c3-e5']
+        """
+        game = cls(board, players, move_limit, pieces)
+        topo = game.topology
+        occ = bytearray(topo.size)
+        cells: list[list[int]] = [[] for _ in range(players)]
+        for p, names in placement.items():
+            if p not in range(players):
+                raise ValueError(f"there is no player {p!r} in a {players}-player game")
+            if len(names) > game.pieces:
+                raise ValueError(f"player {p} can have at most {game.pieces} pieces")
+            for name in names:
+                c = topo.index(name)
+                if occ[c]:
+                    raise ValueError(f"two pieces on {topo.names[c]}")
+                occ[c] = p + 1
+                cells[p].append(c)
+        if to_move not in range(players):
+            raise ValueError(f"there is no player {to_move!r} to move")
+        game.occ, game.cells, game.to_move = occ, cells, to_move
+        return game
+
     def copy(self) -> Game:
         """An independent copy (history included)."""
         other = object.__new__(Game)
@@ -553,9 +584,9 @@ class Game:
                     raise CorruptSaveError(f"line {line}: two pieces on {name}")
                 occ[c] = p + 1
                 mine.append(c)
-            if len(mine) != game.pieces:
+            if not 0 < len(mine) <= game.pieces:
                 raise CorruptSaveError(f"line {line}: player {p} has {len(mine)} pieces, "
-                                       f"not {game.pieces}")
+                                       f"not 1 to {game.pieces}")
             cells.append(mine)
         to_move, ply = integer("to move"), integer("moves made")
         if to_move >= game.players:
