@@ -330,6 +330,21 @@ class Match:
                 "number can be undone, until the next call")
         return self._cells[name].pop()
 
+    def uncall(self) -> int:
+        """The caller takes back the last call (nobody may have placed it yet).
+
+        A solitaire player is their own caller: undo there takes back the
+        automatic call, then the placement before it.
+        """
+        if self.called == 0:
+            raise IllegalMoveError("no number has been called yet")
+        placed = [p.name for p in self.players if len(self._cells[p.name]) == self.called]
+        if placed:
+            raise IllegalMoveError(
+                f"{', '.join(placed)} already placed the {self.current}: it cannot be uncalled")
+        self.called -= 1
+        return self.deal[self.called]
+
     # -- saving and loading --------------------------------------------------
     def to_dict(self) -> dict[str, Any]:
         """The match as plain JSON-able data (with a checksum against tampering)."""

@@ -1,0 +1,488 @@
+"""The Matematiko app for a notebook or Voila: set up a game, play it, compare.
+
+>>> app = MatematikoApp(code="ABC234")
+>>> app.start_button.click()
+>>> app.match.current == app.match.deal[0]
+True
+>>> app.board.click_cell("c3")
+>>> app.match.grid(app.viewing)[12] == app.match.deal[0], app.match.called
+(True, 2)
+"""
+
+from __future__ import annotations
+
+import base64
+import csv
+import io
+import json
+from typing import Any
+
+import ipywidgets as w
+
+from mathgames.core.board import BoardWidget
+from mathgames.core.errors import CorruptSaveError, MathgamesError
+from mathgames.core.i18n import on_language_change, translator
+from mathgames.core.resume import ResumeBanner
+from mathgames.core.svg import esc
+from mathgames.matematiko.bots import BOTS, make_bot, play_deal
+from mathgames.matematiko.deck import GameCodeError, new_code, normalize_code
+from mathgames.matematiko.match import Match, Player, cell_index, cell_name
+from mathgames.matematiko.odds import placement_hints
+from mathgames.matematiko.rules import GRID_SIZE, LINES, score_grid
+from mathgames.matematiko.view import line_label, render_grid
+
+__all__ = ["MatematikoApp"]
+
+_ = translator("matematiko")
+
+STORAGE_KEY = "matematiko"
+MODES = ("solitaire", "class")
+
+
+def _bot_label(kind: str) -> str:
+    labels = {"random": _("random bot"), "greedy": _("greedy bot"), "strong": _("strong bot")}
+    return labels[kind]
+
+
+class MatematikoApp(w.VBox):
+    """Set-up panel, then the game: the grid, the caller's button, hints, results.
+
+    ``code``, ``mode`` (``"solitaire"`` or ``"class"``), ``names`` and ``bots``
+    preset the set-up panel; nothing starts until Start is pressed.
+    """
+
+    def __init__(self, code: str | None = None, mode: str = "solitaire",
+                 names: list[str] | None = None, bots: tuple[str, ...] = ()) -> None:
+        self.match: Match | None = None
+        self.mode = mode if mode in MODES else "solitaire"
+        self.viewing: str | None = None
+        self.cursor = 12
+        self.hints_on = False
+        # -- set-up panel --------------------------------------------------
+        self.title = w.HTML()
+        self.mode_select = w.ToggleButtons(options=[("", m) for m in MODES], value=self.mode)
+        self.mode_select.add_class("mg-mode")
+        self.code_input = w.Text(value=code or new_code(), layout=w.Layout(width="12em"))
+        self.code_input.add_class("mg-code-input")
+        self.new_code_button = w.Button(icon="refresh", layout=w.Layout(width="auto"))
+        self.new_code_button.add_class("mg-new-code")
+        self.names_input = w.Textarea(value="\n".join(names or []), rows=4,
+                                      layout=w.Layout(width="22em"))
+        self.names_input.add_class("mg-names")
+        self.names_box = w.VBox([w.HTML(), self.names_input])
+        self.bot_checks = {kind: w.Checkbox(value=kind in bots, indent=False) for kind in BOTS}
+        for kind, box in self.bot_checks.items():
+            box.add_class(f"mg-bot-{kind}")
+        self.bots_label = w.HTML()
+        self.start_button = w.Button(button_style="success", icon="play")
+        self.start_button.add_class("mg-start")
+        self.setup_message = w.HTML()
+        self.setup_message.add_class("mg-setup-message")
+        self.code_label = w.HTML()
+        self.setup = w.VBox([
+            self.title, self.mode_select,
+            w.HBox([self.code_label, self.code_input, self.new_code_button]),
+            self.names_box, self.bots_label, w.HBox(list(self.bot_checks.values())),
+            self.start_button, self.setup_message,
+        ])
+        self.setup.add_class("mg-setup")
+        # -- the game --------------------------------------------------------
+        self.board = BoardWidget(storage_key=STORAGE_KEY)
+        self.board.layout.max_width = "640px"
+        self.board.on_cell_click(self._clicked)
+        self.board.on_key(self._key)
+        self.banner = ResumeBanner(self.board, self.load)
+        self.player_select = w.Dropdown(options=[], layout=w.Layout(width="16em"))
+        self.player_select.add_class("mg-player")
+        self.player_select.observe(self._player_changed, "value")
+        self.call_button = w.Button(button_style="primary", icon="bullhorn")
+        self.call_button.add_class("mg-call")
+        self.undo_button = w.Button(icon="undo")
+        self.undo_button.add_class("mg-undo")
+        self.hint_toggle = w.ToggleButton(value=False, icon="lightbulb-o")
+        self.hint_toggle.add_class("mg-hint")
+        self.hint_toggle.observe(self._hints_changed, "value")
+        self.new_button = w.Button(icon="plus")
+        self.new_button.add_class("mg-new")
+        self.status = w.HTML()
+        self.status.add_class("mg-status")
+        self.total = w.HTML()
+        self.total.add_class("mg-total")
+        self.message = w.HTML()
+        self.message.add_class("mg-message")
+        self.results = w.HTML()
+        self.results.add_class("mg-results")
+        self.csv_link = w.HTML()
+        self.csv_link.add_class("mg-csv")
+        self.controls = w.HBox([self.player_select, self.call_button, self.undo_button,
+                                self.hint_toggle, self.new_button])
+        self.game = w.VBox([self.controls, self.status, self.message, self.board, self.total,
+                            self.results, self.csv_link])
+        self.game.add_class("mg-game")
+        self.game.layout.display = "none"
+        self.start_button.on_click(lambda _b: self.start())
+        self.new_code_button.on_click(lambda _b: setattr(self.code_input, "value", new_code()))
+        self.mode_select.observe(self._mode_changed, "value")
+        self.call_button.on_click(lambda _b: self.call_next())
+        self.undo_button.on_click(lambda _b: self.undo())
+        self.new_button.on_click(lambda _b: self.show_setup())
+        super().__init__([self.banner, self.setup, self.game])
+        self.add_class("mg-matematiko")
+        on_language_change(self._language_changed)
+        self._relabel()
+
+    # -- labels --------------------------------------------------------------
+    def _language_changed(self, _code: str) -> None:
+        self._relabel()
+        if self.match is not None:
+            self._refresh()
+
+    def _mode_changed(self, _change: dict[str, Any]) -> None:
+        if not getattr(self, "_relabelling", False):
+            self._relabel()
+
+    def _relabel(self) -> None:
+        self.title.value = f"<h3>{esc(_('Matematiko'))}</h3>"
+        mode = self.mode_select.value
+        self._relabelling = True
+        self.mode_select.options = [(_("Solitaire"), "solitaire"), (_("Class game"), "class")]
+        self.mode_select.value = mode
+        self._relabelling = False
+        self.code_label.value = f"<b>{esc(_('Game code'))}</b>&nbsp;"
+        self.new_code_button.tooltip = _("A new game code")
+        self.names_box.children[0].value = esc(
+            _("Players (one name per line)") if self.mode_select.value == "class"
+            else _("Your name"))
+        self.names_input.placeholder = _("Player 1")
+        self.bots_label.value = esc(_("Bots that play along:"))
+        for kind, box in self.bot_checks.items():
+            box.description = _bot_label(kind)
+        self.start_button.description = _("Start")
+        self.call_button.description = _("Call next number")
+        self.undo_button.description = _("Undo")
+        self.hint_toggle.description = _("Hints")
+        self.hint_toggle.tooltip = _("Show, in each empty cell, the expected final points of "
+                                     "its row, column and diagonal if the number goes there")
+        self.new_button.description = _("New game")
+        self.board.label = _("Matematiko grid")
+
+    # -- set-up ----------------------------------------------------------------
+    def show_setup(self) -> None:
+        """Back to the set-up panel (the current game is dropped)."""
+        self.setup.layout.display = None
+        self.game.layout.display = "none"
+        self.code_input.value = new_code()
+        self.setup_message.value = ""
+
+    def _names(self) -> list[str]:
+        names = [" ".join(n.split()) for n in self.names_input.value.splitlines() if n.strip()]
+        if self.mode_select.value == "solitaire":
+            names = names[:1]
+        return names or [_("Player 1")]
+
+    def start(self) -> None:
+        """Start a game with the set-up panel's options."""
+        try:
+            code = normalize_code(self.code_input.value)
+        except GameCodeError:
+            self.setup_message.value = self._error(
+                _("The game code must have 6 letters or digits (no 0, 1, I, L or O)."))
+            return
+        players = [Player(name) for name in self._names()]
+        taken = {p.name for p in players}
+        for kind, box in self.bot_checks.items():
+            if box.value:
+                name = _bot_label(kind)
+                while name in taken:
+                    name += "*"
+                taken.add(name)
+                players.append(Player(name, kind))
+        try:
+            match = Match(players, code=code)
+        except MathgamesError:
+            self.setup_message.value = self._error(
+                _("Each player needs a different name (at most 40 players)."))
+            return
+        self.mode = self.mode_select.value
+        self._begin(match)
+        if self.mode == "solitaire":
+            self.call_next()
+
+    def _begin(self, match: Match) -> None:
+        self.match = match
+        humans = self.humans
+        self.viewing = humans[0] if humans else match.names[0]
+        self.cursor = 12
+        self.player_select.options = match.names
+        self.player_select.value = self.viewing
+        self.player_select.layout.display = None if len(match.names) > 1 else "none"
+        self.call_button.layout.display = None if self.mode == "class" else "none"
+        self.setup.layout.display = "none"
+        self.game.layout.display = None
+        self.message.value = ""
+        self._refresh()
+
+    @property
+    def humans(self) -> list[str]:
+        """The names of the players who are people (not bots)."""
+        return [p.name for p in self.match.players if p.bot is None] if self.match else []
+
+    # -- playing ---------------------------------------------------------------
+    def call_next(self) -> None:
+        """The caller's button: turn over the next number (bots place theirs at once)."""
+        match = self.match
+        if match is None:
+            return
+        if match.called >= 25:
+            self.message.value = self._error(_("All 25 numbers have been called."))
+            return
+        waiting = [n for n in match.waiting() if n in self.humans]
+        if waiting:
+            self.message.value = self._error(
+                _("Wait: {names} must place the {card} first.").format(
+                    names=", ".join(waiting), card=match.current))
+            return
+        match.call_next()
+        for player in match.players:
+            if player.bot is not None:
+                bot = make_bot(player.bot)
+                cell = bot.choose(match.grid(player.name), match.current, match.called_cards)
+                match.place(player.name, cell)
+        self.message.value = ""
+        self._refresh()
+
+    def place(self, cell: int | str) -> None:
+        """Put the current number into a cell of the player being shown."""
+        match = self.match
+        if match is None or self.viewing is None:
+            return
+        index = cell_index(cell)
+        name = self.viewing
+        player = match.player(name)
+        if player.bot is not None:
+            self.message.value = self._error(
+                _("{name} is a bot and places its numbers itself.").format(name=name))
+            return
+        if match.called == 0:
+            self.message.value = self._error(_("No number has been called yet."))
+            return
+        if match.has_placed(name):
+            self.message.value = self._error(
+                _("{name} has already placed the {card}; wait for the next number.").format(
+                    name=name, card=match.current) if match.called < 25
+                else _("The game is over."))
+            return
+        if match.grid(name)[index] is not None:
+            self.message.value = self._error(_("Cell {cell} is already taken.").format(
+                cell=cell_name(index)))
+            return
+        match.place(name, index)
+        self.cursor = index
+        self.message.value = ""
+        waiting = [n for n in match.waiting() if n in self.humans]
+        if waiting:
+            self.viewing = waiting[0]
+            self.player_select.value = waiting[0]
+        elif self.mode == "solitaire" and match.called < 25:
+            self.call_next()
+            return
+        self._refresh()
+
+    def undo(self) -> None:
+        """Take back the shown player's placement of the current number."""
+        match = self.match
+        if match is None or self.viewing is None:
+            return
+        if self.mode == "solitaire" and not match.is_over and match.called > 1 \
+                and not match.has_placed(self.viewing):
+            # solitaire: the player is their own caller, so take back the automatic call
+            for player in match.players:
+                if player.bot is not None and match.can_undo(player.name):
+                    match.undo(player.name)
+            match.uncall()
+        if match.player(self.viewing).bot is not None or not match.can_undo(self.viewing):
+            self.message.value = self._error(
+                _("Only your placement of the current number can be undone."))
+            return
+        self.cursor = match.undo(self.viewing)
+        self.message.value = ""
+        self._refresh()
+
+    def _clicked(self, cell: str) -> None:
+        try:
+            self.place(cell)
+        except MathgamesError as error:  # pragma: no cover - guarded above
+            self.message.value = self._error(str(error))
+
+    def _key(self, key: str) -> None:
+        row, col = divmod(self.cursor, GRID_SIZE)
+        moves = {"ArrowUp": (-1, 0), "ArrowDown": (1, 0), "ArrowLeft": (0, -1),
+                 "ArrowRight": (0, 1)}
+        if key in moves:
+            dr, dc = moves[key]
+            self.cursor = ((row + dr) % GRID_SIZE) * GRID_SIZE + (col + dc) % GRID_SIZE
+            self._refresh()
+        elif key in ("Enter", " "):
+            self.place(self.cursor)
+        elif key.lower() == "h":
+            self.hint_toggle.value = not self.hint_toggle.value
+        elif key.lower() == "n" and self.mode == "class":
+            self.call_next()
+        elif key in ("Backspace", "Delete") or key.lower() == "u":
+            self.undo()
+
+    def _player_changed(self, change: dict[str, Any]) -> None:
+        if self.match is not None and change["new"] in self.match.names:
+            self.viewing = change["new"]
+            self._refresh()
+
+    def _hints_changed(self, change: dict[str, Any]) -> None:
+        self.hints_on = bool(change["new"])
+        if self.match is not None:
+            self._refresh()
+
+    # -- drawing -----------------------------------------------------------------
+    @staticmethod
+    def _error(text: str) -> str:
+        return f'<span style="color:#b00020;font-weight:bold">{esc(text)}</span>'
+
+    def _refresh(self) -> None:
+        match = self.match
+        if match is None or self.viewing is None:
+            return
+        name = self.viewing
+        grid = match.grid(name)
+        placing = match.called > 0 and not match.has_placed(name)
+        hints = None
+        if self.hints_on and placing and match.current is not None:
+            hints = placement_hints(grid, match.current, match.called_cards)
+        self.board.svg = render_grid(
+            grid, current=match.current if match.called else None, cursor=self.cursor,
+            hints=hints, code=match.code, player=name if len(match.names) > 1 else None,
+            placing=placing, calls=match.called)
+        points = match.points_so_far(name)
+        self.total.value = (f'<span style="font-size:1.6em"><b>{esc(_("Total"))}: '
+                            f'<span class="mg-total-value">{points}</span></b></span>')
+        self.status.value = f'<span style="font-size:1.3em">{esc(self._status_text())}</span>'
+        self.undo_button.disabled = not (match.can_undo(name) or (
+            self.mode == "solitaire" and match.called > 1 and not match.is_over))
+        self.call_button.disabled = match.called >= 25
+        if match.is_over:
+            self._show_results()
+        else:
+            self.results.value = ""
+            self.csv_link.value = ""
+        self.board.storage_value = self.save()
+
+    def _status_text(self) -> str:
+        match = self.match
+        assert match is not None and self.viewing is not None
+        if match.is_over:
+            best = match.standings()[0]
+            winners = [s.name for s in match.standings() if s.rank == 1]
+            if len(match.names) == 1:
+                return _.ngettext("Game over: {n} point.", "Game over: {n} points.",
+                                  best.total).format(n=best.total)
+            return _.ngettext("Game over: {names} won with {n} point.",
+                              "Game over: {names} won with {n} points.",
+                              best.total).format(names=", ".join(winners), n=best.total)
+        if match.called == 0:
+            return _("Press “Call next number” to start.")
+        waiting = [n for n in match.waiting() if n in self.humans]
+        if not match.has_placed(self.viewing):
+            return _("{name}: place the {card} (click an empty cell, or arrows and Enter).").format(
+                name=self.viewing, card=match.current)
+        if waiting:
+            return _("Waiting for: {names}").format(names=", ".join(waiting))
+        return _("Everyone has placed the {card}: call the next number.").format(
+            card=match.current)
+
+    # -- the end: results and CSV ------------------------------------------------
+    def bot_scores(self) -> dict[str, int]:
+        """How each bot would have scored on the same 25 numbers."""
+        assert self.match is not None
+        result = {}
+        for kind in BOTS:
+            grid = play_deal(make_bot(kind, **({"seed": 0} if kind == "random" else {})),
+                             self.match.deal)
+            result[kind] = score_grid([grid[r * 5:r * 5 + 5] for r in range(5)]).total
+        return result
+
+    def results_rows(self) -> list[list[str | int]]:
+        """The results table: a header, then one row per player (rank, name, lines, total)."""
+        match = self.match
+        assert match is not None
+        header: list[str | int] = [_("Rank"), _("Player"), _("Kind")]
+        header += [line_label(i) for i in range(len(LINES))] + [_("Total")]
+        rows = [header]
+        for standing in match.standings():
+            grid = match.grid(standing.name)
+            lines: list[str | int] = ["" for _i in LINES]
+            if None not in grid:
+                result = score_grid([grid[r * 5:r * 5 + 5] for r in range(5)])
+                lines = [line.points for line in result.lines]
+            kind = _("person") if standing.bot is None else _bot_label(standing.bot)
+            rows.append([standing.rank, standing.name, kind, *lines, standing.total])
+        return rows
+
+    def to_csv(self) -> str:
+        """The results table as CSV text (game code in the first line)."""
+        assert self.match is not None
+        out = io.StringIO()
+        writer = csv.writer(out, lineterminator="\n")
+        writer.writerow([_("Game code"), self.match.code or ""])
+        writer.writerows(self.results_rows())
+        return out.getvalue()
+
+    def _show_results(self) -> None:
+        rows = self.results_rows()
+        head = "".join(f"<th>{esc(h)}</th>" for h in (rows[0][:2] + rows[0][-1:]))
+        body = "".join(
+            "<tr>" + "".join(f"<td>{esc(v)}</td>" for v in (row[:2] + row[-1:])) + "</tr>"
+            for row in rows[1:])
+        bots = self.bot_scores()
+        bot_items = "".join(f"<li>{esc(_bot_label(k))}: <b>{v}</b></li>" for k, v in bots.items())
+        self.results.value = (
+            f'<h4>{esc(_("Results"))}</h4><table class="mg-results-table" '
+            f'style="font-size:1.2em;border-spacing:1em 0.2em"><tr>{head}</tr>{body}</table>'
+            f'<p>{esc(_("On the same numbers the bots would have scored:"))}</p>'
+            f'<ul class="mg-bot-scores">{bot_items}</ul>')
+        data = base64.b64encode(self.to_csv().encode("utf-8")).decode("ascii")
+        filename = f"matematiko-{self.match.code or 'game'}.csv"
+        self.csv_link.value = (
+            f'<a download="{esc(filename)}" href="data:text/csv;base64,{data}">'
+            f'⬇ {esc(_("Download the results (CSV)"))}</a>')
+
+    # -- saving --------------------------------------------------------------------
+    def save(self) -> str:
+        """The game as JSON (what the browser keeps for a reload)."""
+        if self.match is None:
+            return ""
+        return json.dumps({"app": "matematiko", "mode": self.mode,
+                           "match": self.match.to_dict()}, ensure_ascii=False)
+
+    def load(self, text: str) -> None:
+        """Resume a saved game; ``CorruptSaveError`` (and no change) if it is bad."""
+        try:
+            data = json.loads(text)
+        except (TypeError, ValueError) as error:
+            raise CorruptSaveError(f"not a saved game: {error}") from None
+        if not isinstance(data, dict) or data.get("app") != "matematiko" or data.get(
+                "mode") not in MODES:
+            raise CorruptSaveError("not a saved Matematiko game")
+        match = Match.from_dict(data.get("match"))
+        self.mode = data["mode"]
+        self.mode_select.value = self.mode
+        self._begin(match)
+        waiting = [n for n in match.waiting() if n in self.humans]
+        if waiting:
+            self.viewing = waiting[0]
+            self.player_select.value = waiting[0]
+        if self.mode == "solitaire" and not waiting and match.called < 25:
+            self.call_next()
+        self._refresh()
+
+    # -- used by tests and notebooks ----------------------------------------------
+    def cell_of(self, index: int) -> str:
+        """The board's cell id of grid index 0..24."""
+        return cell_name(index)
