@@ -1,0 +1,184 @@
+"""Load on the Voila app: N students open a game page at once.
+
+Starts the app's server (the ``make app`` command) on loopback, then for each N
+(1, 10, 30 by default) opens N pages at the same time in headless Chromium, each
+in its own browser context, and measures the time until the game's board is
+drawn (p50, p95, max) and each kernel's memory (RSS and USS, by psutil). The same
+round runs on a bare notebook that shows one ipywidgets button: the reference for
+what a kernel costs anyway. Kernels are shut down between rounds.
+
+    .venv/bin/python bench/voila_load.py            # N = 1, 10, 30
+    .venv/bin/python bench/voila_load.py --sizes 1 5 --pages matematiko.ipynb
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import http.cookiejar
+import json
+import os
+import shutil
+import signal
+import socket
+import statistics
+import subprocess
+import tempfile
+import time
+import urllib.request
+from pathlib import Path
+
+import psutil
+from playwright.async_api import async_playwright
+
+from mathgames.app.serve import server_command
+
+ROOT = Path(__file__).resolve().parent.parent
+GAME_PAGES = ["matematiko.ipynb", "triomino.ipynb", "halma.ipynb", "chinese_checkers.ipynb"]
+BARE = {
+    "cells": [{"cell_type": "code", "execution_count": None, "metadata": {}, "outputs": [],
+               "source": ["import ipywidgets\n", "ipywidgets.Button(description='Hello')"]}],
+    "metadata": {"kernelspec": {"display_name": "Python 3", "language": "python",
+                                "name": "python3"}},
+    "nbformat": 4, "nbformat_minor": 5,
+}
+FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+         "--disable-background-networking", "--disable-component-update", "--disable-sync",
+         "--no-first-run", "--disable-quic"]
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+_cookies = http.cookiejar.CookieJar()
+_opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(_cookies))
+
+
+def api(url: str, method: str = "GET") -> object:
+    """A call of the server's REST API, with the XSRF token the server handed out."""
+    headers = {c.name: c.value for c in _cookies if c.name == "_xsrf"}
+    request = urllib.request.Request(
+        url, method=method, headers={"X-XSRFToken": headers["_xsrf"]} if headers else {})
+    with _opener.open(request, timeout=30) as reply:
+        body = reply.read()
+    return json.loads(body) if body else None
+
+
+def kernel_memory(server: psutil.Process) -> list[tuple[float, float]]:
+    """(RSS, USS) in MiB of every kernel process the server started."""
+    found = []
+    for child in server.children(recursive=True):
+        try:
+            if "ipykernel" in " ".join(child.cmdline()):
+                info = child.memory_full_info()
+                found.append((info.rss / 2**20, info.uss / 2**20))
+        except (psutil.NoSuchProcess, psutil.AccessDenied):
+            continue
+    return found
+
+
+async def open_page(browser: object, url: str, selector: str) -> tuple[float, bool, object]:
+    context = await browser.new_context(viewport={"width": 1280, "height": 900})
+    page = await context.new_page()
+    start = time.perf_counter()
+    try:
+        await page.goto(url, wait_until="domcontentloaded", timeout=300_000)
+        await page.wait_for_selector(selector, state="visible", timeout=300_000)
+        return time.perf_counter() - start, True, context
+    except Exception:
+        return time.perf_counter() - start, False, context
+
+
+def percentile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, max(0, round(q * (len(ordered) - 1))))]
+
+
+async def run_round(browser: object, base: str, server: psutil.Process, pages: list[str],
+                    n: int, selector: str) -> dict[str, object]:
+    urls = [f"{base}/voila/render/{pages[i % len(pages)]}" for i in range(n)]
+    results = await asyncio.gather(*(open_page(browser, url, selector) for url in urls))
+    times = [t for t, ok, _ in results if ok]
+    await asyncio.sleep(2)
+    memory = kernel_memory(server)
+    for _, _, context in results:
+        await context.close()
+    for kernel in api(base + "/api/kernels"):
+        api(f"{base}/api/kernels/{kernel['id']}", "DELETE")
+    rss = [m[0] for m in memory]
+    uss = [m[1] for m in memory]
+    return {
+        "rendered": len(times), "n": n,
+        "p50": statistics.median(times) if times else float("nan"),
+        "p95": percentile(times, 0.95) if times else float("nan"),
+        "max": max(times) if times else float("nan"),
+        "kernels": len(memory),
+        "rss": statistics.mean(rss) if rss else float("nan"),
+        "uss": statistics.mean(uss) if uss else float("nan"),
+    }
+
+
+async def main_async(args: argparse.Namespace) -> None:
+    workdir = Path(tempfile.mkdtemp(prefix="mathgames-load-"))
+    shutil.copytree(ROOT / "notebooks", workdir / "notebooks")
+    (workdir / "notebooks" / "bare_button.ipynb").write_text(json.dumps(BARE))
+    port = free_port()
+    base = f"http://127.0.0.1:{port}"
+    log = (workdir / "server.log").open("w")
+    process = subprocess.Popen(server_command(workdir / "notebooks", port), stdout=log,
+                               stderr=subprocess.STDOUT, start_new_session=True, cwd=ROOT)
+    try:
+        for _ in range(300):
+            try:
+                api(base + "/api/status")
+                _opener.open(base + "/lab", timeout=60).read()  # hands out the _xsrf cookie
+                break
+            except OSError:
+                time.sleep(0.3)
+        server = psutil.Process(process.pid)
+        chromium = os.environ.get("MATHGAMES_CHROMIUM", "/usr/bin/chromium")
+        rows = []
+        async with async_playwright() as playwright:
+            browser = await playwright.chromium.launch(executable_path=chromium, args=FLAGS)
+            for n in args.sizes:
+                for label, pages, selector in (
+                    ("bare button", ["bare_button.ipynb"], ".widget-button"),
+                    ("game pages", args.pages, ".mathgames-board"),
+                ):
+                    row = await run_round(browser, base, server, pages, n, selector)
+                    row["what"] = label
+                    rows.append(row)
+                    print(f"  done: {label:12} N={n:3}  rendered {row['rendered']}/{n}", flush=True)
+            await browser.close()
+    finally:
+        os.killpg(process.pid, signal.SIGTERM)
+        process.wait(timeout=30)
+        log.close()
+        shutil.rmtree(workdir, ignore_errors=True)
+
+    print()
+    print(f"Voila load on {os.cpu_count()} cores; game pages: {', '.join(args.pages)}")
+    print(f"{'page':12} {'N':>4} {'rendered':>9} {'p50 s':>7} {'p95 s':>7} {'max s':>7}"
+          f" {'kernels':>8} {'RSS MiB':>8} {'USS MiB':>8}")
+    for row in rows:
+        print(f"{row['what']:12} {row['n']:>4} {row['rendered']:>9} {row['p50']:>7.2f}"
+              f" {row['p95']:>7.2f} {row['max']:>7.2f} {row['kernels']:>8} {row['rss']:>8.1f}"
+              f" {row['uss']:>8.1f}")
+    bare = [r for r in rows if r["what"] == "bare button"]
+    games = [r for r in rows if r["what"] == "game pages"]
+    for b, g in zip(bare, games):
+        print(f"N={b['n']}: game kernel / bare kernel memory (RSS) = {g['rss'] / b['rss']:.2f}x")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--sizes", type=int, nargs="+", default=[1, 10, 30])
+    parser.add_argument("--pages", nargs="+", default=GAME_PAGES)
+    asyncio.run(main_async(parser.parse_args()))
+
+
+if __name__ == "__main__":
+    main()
