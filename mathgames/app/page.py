@@ -21,10 +21,10 @@ from dataclasses import dataclass
 
 import ipywidgets as w
 
-from mathgames.core.i18n import LANGUAGES, get_language, translator
+from mathgames.core.i18n import LANGUAGES, get_language, set_language, translator
 from mathgames.core.svg import esc
 
-__all__ = ["PAGES", "Page", "header", "header_html", "landing", "landing_html", "link"]
+__all__ = ["PAGES", "Page", "header", "header_html", "landing", "landing_html", "link", "page_path"]
 
 _ = translator("app")
 
@@ -151,29 +151,56 @@ STYLE = """
 """
 
 
+def page_path(notebook: str, language: str | None = None) -> str:
+    """Where a page lives for a language: lessons have one copy per language.
+
+    >>> page_path("explore/board_geometry.ipynb", "pl")
+    'explore/pl/board_geometry.ipynb'
+    >>> page_path("explore/board_geometry.ipynb", "en"), page_path("halma.ipynb", "pl")
+    ('explore/board_geometry.ipynb', 'halma.ipynb')
+    """
+    language = language or get_language()
+    if notebook.startswith("explore/") and notebook.count("/") == 1 and language != "en":
+        return f"explore/{language}/{notebook.split('/', 1)[1]}"
+    return notebook
+
+
 def link(notebook: str, language: str | None = None, here: str = "") -> str:
     """The address of a page, relative to the page at ``here``, carrying the language.
 
     >>> link("halma.ipynb", "cs")
     'halma.ipynb?lang=cs'
-    >>> link("index.ipynb", "ru", here="explore/board_geometry.ipynb")
-    '../index.ipynb?lang=ru'
+    >>> link("index.ipynb", "ru", here="explore/ru/board_geometry.ipynb")
+    '../../index.ipynb?lang=ru'
+    >>> link("explore/board_geometry.ipynb", "pl", here="explore/board_geometry.ipynb")
+    'pl/board_geometry.ipynb?lang=pl'
     """
-    depth = here.count("/")
-    return "../" * depth + f"{notebook}?lang={language or get_language()}"
+    language = language or get_language()
+    target = page_path(notebook, language).split("/")
+    base = here.split("/")[:-1]
+    common = 0
+    while common < min(len(base), len(target) - 1) and base[common] == target[common]:
+        common += 1
+    parts = [".."] * (len(base) - common) + target[common:]
+    return "/".join(parts) + f"?lang={language}"
 
 
 def header_html(notebook: str, title: str | None = None) -> str:
-    """The header bar of a page as HTML (with the app's style sheet)."""
+    """The header bar of a page as HTML (with the app's style sheet).
+
+    ``notebook`` is the page's English path (as in :data:`PAGES`); the bar links
+    to the landing page and to this page in each of the four languages.
+    """
     page = next((p for p in PAGES if p.notebook == notebook), None)
-    shown = title or (page.title if page else _("Maths games"))
+    shown = title if title is not None else (page.title if page else "")
+    here = page_path(notebook)
     languages = "".join(
-        f'<a href="{esc(link(notebook, code, here=notebook).split("/")[-1])}" '
-        f'hreflang="{code}" class="mg-lang{" mg-current" if code == get_language() else ""}"'
+        f'<a href="{esc(link(notebook, code, here=here))}" hreflang="{code}" '
+        f'class="mg-lang{" mg-current" if code == get_language() else ""}"'
         f' data-lang="{code}">{esc(name)}</a>'
         for code, name in LANGUAGES.items()
     )
-    home = link("index.ipynb", here=notebook)
+    home = link("index.ipynb", here=here)
     return (
         STYLE + '<div class="mg-page"><div class="mg-header">'
         f'<a class="mg-home" href="{esc(home)}">{esc(_("Maths games"))}</a>'
@@ -183,8 +210,14 @@ def header_html(notebook: str, title: str | None = None) -> str:
     )
 
 
-def header(notebook: str, title: str | None = None) -> w.HTML:
-    """The header bar widget of a page; display it first on every page."""
+def header(notebook: str, title: str | None = None, language: str | None = None) -> w.HTML:
+    """The header bar widget of a page; display it first on every page.
+
+    ``language`` fixes the language of the kernel (the lessons' language copies
+    do this); otherwise it comes from ``?lang=`` in the page's address.
+    """
+    if language is not None:
+        set_language(language)
     bar = w.HTML(header_html(notebook, title))
     bar.add_class("mg-header-widget")
     return bar
@@ -213,4 +246,4 @@ def landing() -> w.VBox:
     """The whole landing page: header and cards."""
     cards = w.HTML(landing_html())
     cards.add_class("mg-landing")
-    return w.VBox([header("index.ipynb", _("Maths games")), cards])
+    return w.VBox([header("index.ipynb", ""), cards])
