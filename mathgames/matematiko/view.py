@@ -180,16 +180,17 @@ def render_grid(grid: Sequence[int | None], current: int | None = None,
                      f' pointer-events="none"/>')
     # the header: code and player on the left, the called number, the total on the right
     if code:
-        parts.append(f'<text class="mg-code" x="{X0}" y="42" font-size="22" fill="{INK}">'
-                     f'{esc(_("Game code"))}: <tspan font-weight="bold" font-size="28">'
-                     f'{esc(code)}</tspan></text>')
+        parts.append(f'<text x="{X0}" y="32" font-size="20" fill="{MUTED}">'
+                     f'{esc(_("Game code"))}</text>')
+        parts.append(f'<text class="mg-code" x="{X0}" y="70" font-size="36" font-weight="bold"'
+                     f' letter-spacing="2" fill="{INK}">{esc(code)}</text>')
     if player:
-        parts.append(f'<text x="{X0}" y="80" font-size="24" font-weight="bold"'
+        parts.append(f'<text x="{X0}" y="106" font-size="24" font-weight="bold"'
                      f' fill="{PALETTE[0]}">{esc(player)}</text>')
     if calls is not None:
-        parts.append(f'<text x="{X0}" y="112" font-size="20" fill="{MUTED}">'
+        parts.append(f'<text x="{X0}" y="136" font-size="20" fill="{MUTED}">'
                      f'{esc(_("Number {k} of 25").format(k=calls))}</text>')
-    card_x = X0 + 2.9 * CELL - 50
+    card_x = X0 + 3 * CELL - 50
     parts.append(f'<rect x="{num(card_x)}" y="12" width="100" height="120" rx="10"'
                  f' fill="{"#fff8e6" if current is not None else "#f4f4f4"}" stroke="{INK}"'
                  f' stroke-width="3"/>')
