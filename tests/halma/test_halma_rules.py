@@ -329,4 +329,10 @@ def test_a_full_scripted_game_replays_from_its_text():
     assert again.position_text() == game.position_text()
     assert again.result() == game.result() and again.result().reason in ("win", "shared")
     winner = again.result().winners[0]
-    assert again.pieces_home(winner) == 10 or again._has_finished(winner)
+    at = again.finished[winner]  # the winner's target was full (with its pieces) after that move
+    check = Game("star", 2)
+    for text in script[: at + 1]:
+        check.play(text)
+    target = check.targets[winner]
+    assert all(check.occ[c] for c in target)
+    assert any(check.occ[c] == winner + 1 for c in target)
