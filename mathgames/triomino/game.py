@@ -262,6 +262,32 @@ class Game:
             actions.append(("pass", None))
         return actions
 
+    def points_for(self, placement: Placement) -> int:
+        """What placing ``placement`` now would score (value, bonuses, start, going out).
+
+        Assumes the placement is legal; nothing changes.
+        """
+        rules, tile = self.rules, placement.tile
+        if not rules.keep_score:
+            return 0
+        points = tile.value
+        if self.is_start_move:
+            if rules.start_bonus and (tile.kind == "triple" or not rules.start_bonus_needs_triple):
+                points += rules.start_bonus
+            if tile == ZERO:
+                points += rules.zero_triple_bonus
+        bonus = self.table.bonus(placement.cell)
+        if bonus.kind == "hexagon":
+            points += rules.hexagon_bonuses[bonus.hexagons - 1]
+        elif bonus.kind == "bridge":
+            points += rules.bridge_bonus
+        elif bonus.kind == "two_sided":
+            points += rules.two_sided_bonus
+        if len(self.hands[self.current]) == 1:
+            points += rules.going_out_bonus
+            points += sum(self.hand_value(p) for p in range(len(self.names)) if p != self.current)
+        return points
+
     def pass_penalty(self) -> int:
         """What passing now would cost (0 if nothing)."""
         if self.drawn:

@@ -1,0 +1,197 @@
+"""Computer players: random, greedy and a stronger planner.
+
+A bot looks only at what its player may see (the table, its own hand, how many
+tiles the others hold, the pool size) and returns an :data:`~mathgames.triomino.game.Action`.
+
+>>> from mathgames.triomino.game import Game
+>>> game = Game("pressman", 2, seed=3, history=False)
+>>> bots = [PlannerBot(), GreedyBot()]
+>>> while game.phase == "play":
+...     game.apply(bots[game.current].choose(game))
+>>> game.phase in ("round_over", "game_over")
+True
+"""
+
+from __future__ import annotations
+
+import random
+from math import comb
+
+from mathgames.triomino.game import Action, Game
+from mathgames.triomino.geometry import cell_corners, cells_around
+from mathgames.triomino.table import Placement, Table
+from mathgames.triomino.tiles import Tile, all_tiles
+
+__all__ = ["BOTS", "Bot", "GreedyBot", "PlannerBot", "RandomBot", "make_bot"]
+
+
+class Bot:
+    """A computer player: :meth:`choose` returns a move for ``game.current``."""
+
+    name = "bot"
+
+    def choose(self, game: Game) -> Action:  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}()"
+
+
+class RandomBot(Bot):
+    """Any legal move, uniformly (placing, drawing and passing alike).
+
+    >>> RandomBot(seed=1).name
+    'random'
+    """
+
+    name = "random"
+
+    def __init__(self, seed: int = 0) -> None:
+        self.rng = random.Random(seed)
+
+    def choose(self, game: Game) -> Action:
+        return self.rng.choice(game.legal_actions())
+
+
+def _fallback(game: Game) -> Action:
+    return ("draw", None) if game.can_draw() else ("pass", None)
+
+
+class GreedyBot(Bot):
+    """The placement with the highest immediate score; draws only when nothing fits.
+
+    Ties go to the first placement in a fixed order (tile, then cell, then rotation).
+    """
+
+    name = "greedy"
+
+    def choose(self, game: Game) -> Action:
+        placements = game.legal_placements()
+        if not placements:
+            return _fallback(game)
+        best = max(sorted(placements, key=_order), key=game.points_for)
+        return ("place", best)
+
+
+def _order(p: Placement) -> tuple:
+    return (p.tile.digits, p.cell, p.rotation)
+
+
+def _pattern_index(tiles: list[Tile]) -> dict[tuple, int]:
+    """How many of ``tiles`` fit each pattern of required digits (None = free corner)."""
+    index: dict[tuple, set[Tile]] = {}
+    for tile in tiles:
+        for a, b, c in tile.rotations():
+            for key in ((a, b, c), (a, b, None), (a, None, c), (None, b, c), (a, None, None),
+                        (None, b, None), (None, None, c), (None, None, None)):
+                index.setdefault(key, set()).add(tile)
+    return {key: len(found) for key, found in index.items()}
+
+
+class PlannerBot(Bot):
+    """A stronger player: the immediate score, and also what the move leaves behind.
+
+    For each legal placement it weighs
+
+    - the points it scores now;
+    - the bonus spots (hexagon, bridge, two-sided fit) it opens or leaves for the next
+      player, times the chance that the next player holds a tile that fits there
+      (counted over the tiles it has not seen);
+    - its own remaining tiles that still fit somewhere (flexibility) and the bonus
+      spots only it can use;
+    - the value it would still hold if the round ended (``hand_weight``).
+    """
+
+    name = "planner"
+
+    def __init__(self, risk_weight: float = 1.0, mobility_weight: float = 4.0,
+                 hand_weight: float = 0.3, setup_weight: float = 0.25) -> None:
+        self.risk_weight = risk_weight
+        self.mobility_weight = mobility_weight
+        self.hand_weight = hand_weight
+        self.setup_weight = setup_weight
+
+    def choose(self, game: Game) -> Action:
+        placements = game.legal_placements()
+        if not placements:
+            return _fallback(game)
+        if len(placements) == 1:
+            return ("place", placements[0])
+        me = game.current
+        hand = game.hands[me]
+        seen = set(hand) | set(game.table.tiles())
+        unseen = [t for t in all_tiles() if t not in seen]
+        unseen_index = _pattern_index(unseen)
+        nxt = (me + 1) % game.players
+        opponent_tiles = len(game.hands[nxt]) if nxt != me else 0
+        best, best_score = None, float("-inf")
+        for placement in sorted(placements, key=_order):
+            score = game.points_for(placement)
+            if len(hand) > 1:
+                score += self._after(game, placement, hand, unseen_index, len(unseen),
+                                     opponent_tiles)
+            if score > best_score:
+                best, best_score = placement, score
+        return ("place", best)
+
+    def _after(self, game: Game, placement: Placement, hand: list[Tile],
+               unseen_index: dict[tuple, int], unseen: int, opponent_tiles: int) -> float:
+        rules = game.rules
+        table: Table = game.table.copy()
+        table.place(placement)
+        rest = list(hand)
+        rest.remove(placement.tile)
+        mine = _pattern_index(rest)
+        # cells whose bonus may have changed: around the corners of the new tile
+        near = {c for p in cell_corners(placement.cell) for c in cells_around(p)}
+        frontier = table.frontier()
+        risk = 0.0
+        setup = 0.0
+        for cell in near & frontier:
+            bonus = table.bonus(cell)
+            if bonus.kind == "hexagon":
+                value = rules.hexagon_bonuses[bonus.hexagons - 1]
+            elif bonus.kind == "bridge":
+                value = rules.bridge_bonus
+            elif bonus.kind == "two_sided":
+                value = rules.two_sided_bonus
+            else:
+                continue
+            if not value:
+                continue
+            need = table.required(cell)
+            k = unseen_index.get(need, 0)
+            if opponent_tiles and unseen:
+                chance = 1 - comb(unseen - k, opponent_tiles) / comb(unseen, opponent_tiles) \
+                    if unseen - k >= opponent_tiles else 1.0
+                risk = max(risk, value * chance)
+            if mine.get(need, 0):
+                setup = max(setup, value)
+        # how many of my remaining tiles still fit somewhere
+        fitting: set[Tile] = set()
+        if rest:
+            patterns = {table.required(cell) for cell in frontier}
+            for tile in rest:
+                for a, b, c in tile.rotations():
+                    if any((x is None or x == a) and (y is None or y == b)
+                           and (z is None or z == c) for x, y, z in patterns):
+                        fitting.add(tile)
+                        break
+        left = sum(t.value for t in rest)
+        return (-self.risk_weight * risk + self.setup_weight * setup
+                + self.mobility_weight * len(fitting) - self.hand_weight * left)
+
+
+#: The bots a setup panel offers, by name.
+BOTS: dict[str, type[Bot]] = {"random": RandomBot, "greedy": GreedyBot, "planner": PlannerBot}
+
+
+def make_bot(name: str, seed: int = 0) -> Bot:
+    """A bot by name: ``"random"``, ``"greedy"`` or ``"planner"``.
+
+    >>> make_bot("greedy")
+    GreedyBot()
+    """
+    if name not in BOTS:
+        raise ValueError(f"unknown bot {name!r}; choose one of {', '.join(BOTS)}")
+    return RandomBot(seed) if name == "random" else BOTS[name]()

@@ -1,0 +1,758 @@
+"""The Triomino app for a notebook or Voila: set up a game, then play it.
+
+>>> app = TriominoApp(preset="pressman", players=2, bots=1, bot="greedy", seed=3)
+>>> app.start_button.click()
+>>> game = app.game
+>>> placement = game.legal_placements()[0]
+>>> app.rack.click_cell(rack_id(placement.tile))
+>>> while app.rotation != placement.rotation:
+...     app.rotate_button.click()
+>>> app.board.click_cell(cell_id(placement.cell))
+>>> len(game.table) >= 1 and "tile " in app.sheet.value
+True
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+from typing import Any
+
+import ipywidgets as w
+
+from mathgames.core.board import BoardWidget
+from mathgames.core.errors import CorruptSaveError, MathgamesError
+from mathgames.core.i18n import on_language_change, translator
+from mathgames.core.resume import ResumeBanner
+from mathgames.core.svg import PALETTE, esc
+from mathgames.triomino.bots import BOTS, Bot, make_bot
+from mathgames.triomino.game import Game
+from mathgames.triomino.geometry import cell_id, parse_cell
+from mathgames.triomino.rules import PRESETS, RuleSet
+from mathgames.triomino.table import ORIGIN
+from mathgames.triomino.tiles import Tile
+from mathgames.triomino.view import rack_id, rack_svg, table_svg
+
+__all__ = ["TriominoApp", "rack_id"]
+
+_ = translator("triomino")
+
+STORAGE_KEY = "triomino"
+SAVE_FORMAT = "mathgames-triomino-app"
+ZOOMS = (1.0, 1.5, 2.25, 3.4)
+
+#: The rule fields a teacher can set by hand in the set-up panel (numbers).
+NUMBER_FIELDS = ("start_bonus", "zero_triple_bonus", "draw_penalty", "max_draws",
+                 "failed_draws_penalty", "empty_pool_penalty", "bridge_bonus", "two_sided_bonus",
+                 "going_out_bonus", "target_score")
+#: ... and switches.
+SWITCH_FIELDS = ("keep_score", "start_bonus_needs_triple", "zero_triple_choice", "multi_round",
+                 "target_ends_at_once")
+
+
+def _preset_label(name: str) -> str:
+    labels = {
+        "schmidt": _("Schmidt (Polish rules)"), "pressman": _("Pressman (classic rules)"),
+        "goliath": _("Goliath (current rules)"), "family": _("Family (no points)"),
+        "solitaire": _("Solitaire"), "custom": _("Custom rules"),
+    }
+    return labels[name]
+
+
+def _bot_label(kind: str) -> str:
+    labels = {"random": _("random bot"), "greedy": _("greedy bot"),
+              "planner": _("planner bot (stronger)")}
+    return labels[kind]
+
+
+def _field_label(field: str) -> str:
+    labels = {
+        "start_bonus": _("start bonus"), "zero_triple_bonus": _("extra for starting with 0-0-0"),
+        "draw_penalty": _("penalty per drawn tile"),
+        "max_draws": _("draws per turn (0 = until a tile fits)"),
+        "failed_draws_penalty": _("penalty when no drawn tile was placed"),
+        "empty_pool_penalty": _("penalty when the pool is empty and nothing fits"),
+        "bridge_bonus": _("bridge bonus"), "two_sided_bonus": _("two-sided fit bonus"),
+        "going_out_bonus": _("going-out bonus"), "target_score": _("game ends at (0 = never)"),
+        "keep_score": _("keep score"),
+        "start_bonus_needs_triple": _("start bonus only for a triple"),
+        "zero_triple_choice": _("may start with 0-0-0 instead"),
+        "multi_round": _("play rounds until the target"),
+        "target_ends_at_once": _("reaching the target ends the game at once"),
+        "hexagons": _("hexagon bonus: one, two, three at once"),
+        "draw_when": _("when you may draw"), "place_drawn": _("a drawn tile that fits"),
+    }
+    return labels[field]
+
+
+class TriominoApp(w.VBox):
+    """Set-up panel (rules, players, bots, seed), then the table, the rack and the score sheet.
+
+    Parts for tests and pages: ``board`` (the table), ``rack``, ``start_button``,
+    ``rotate_button``, ``hint_button``, ``draw_button``, ``pass_button``,
+    ``undo_button``, ``ready_button``, ``next_round_button``, ``new_game_button``,
+    ``zoom_in_button``, ``zoom_out_button``, ``status``, ``message``, ``sheet``,
+    ``summary``; the game itself is ``game``.
+    """
+
+    def __init__(self, preset: str = "pressman", players: int = 2, bots: int = 1,
+                 bot: str = "greedy", seed: int = 1) -> None:
+        self.game: Game | None = None
+        self.bots: dict[int, Bot] = {}
+        self.bot_kinds: dict[int, str] = {}
+        self.selected: Tile | None = None
+        self.rotation = 0
+        self.zoom_level = 0
+        self.revealed: int | None = None
+        self.recent: list[str] = []
+        # -- set-up panel ---------------------------------------------------------
+        self.title = w.HTML()
+        self.preset_select = w.Dropdown(options=[], layout=w.Layout(width="22em"))
+        self.preset_select.add_class("mg-preset")
+        self.players_select = w.Dropdown(options=list(range(1, 7)), value=players,
+                                         layout=w.Layout(width="16em"))
+        self.players_select.add_class("mg-players")
+        self.bots_select = w.Dropdown(options=list(range(0, 6)), value=bots,
+                                      layout=w.Layout(width="16em"))
+        self.bots_select.add_class("mg-bots")
+        self.bot_select = w.Dropdown(options=[], layout=w.Layout(width="22em"))
+        self.bot_select.add_class("mg-bot-kind")
+        self.seed_input = w.IntText(value=seed, layout=w.Layout(width="16em"))
+        self.seed_input.add_class("mg-seed")
+        self.base_select = w.Dropdown(options=[], layout=w.Layout(width="22em"))
+        self.base_select.add_class("mg-base-preset")
+        self.number_inputs = {f: w.IntText(layout=w.Layout(width="30em"),
+                                           style={"description_width": "20em"})
+                              for f in NUMBER_FIELDS}
+        self.hexagon_inputs = [w.IntText(layout=w.Layout(width="5em")) for _ in range(3)]
+        self.hexagon_label = w.HTML()
+        self.switch_inputs = {f: w.Checkbox(indent=False) for f in SWITCH_FIELDS}
+        self.draw_when_select = w.Dropdown(options=[], layout=w.Layout(width="30em"),
+                                           style={"description_width": "20em"})
+        self.place_drawn_select = w.Dropdown(options=[], layout=w.Layout(width="30em"),
+                                             style={"description_width": "20em"})
+        for name, box in self.number_inputs.items():
+            box.add_class(f"mg-rule-{name.replace('_', '-')}")
+        self.custom_box = w.VBox([
+            self.base_select, *self.number_inputs.values(),
+            w.HBox([self.hexagon_label, *self.hexagon_inputs]),
+            self.draw_when_select, self.place_drawn_select, *self.switch_inputs.values()])
+        self.custom_box.add_class("mg-custom-rules")
+        self.start_button = w.Button(button_style="success", icon="play")
+        self.start_button.add_class("mg-start")
+        self.setup_message = w.HTML()
+        self.setup_message.add_class("mg-setup-message")
+        self.setup = w.VBox([self.title, self.preset_select, self.custom_box,
+                             self.players_select, self.bots_select, self.bot_select,
+                             self.seed_input, self.start_button, self.setup_message])
+        self.setup.add_class("mg-setup")
+        # -- the game ----------------------------------------------------------------
+        self.board = BoardWidget(storage_key=STORAGE_KEY)
+        self.board.layout.max_width = "900px"
+        self.board.on_cell_click(self._board_clicked)
+        self.board.on_key(self._key)
+        self.board.add_class("mg-triomino-table")
+        self.rack = BoardWidget()
+        self.rack.layout.max_width = "900px"
+        self.rack.on_cell_click(self._rack_clicked)
+        self.rack.on_key(self._key)
+        self.rack.add_class("mg-triomino-rack")
+        self.banner = ResumeBanner(self.board, self.load)
+        self.rotate_button = w.Button(icon="repeat")
+        self.hint_button = w.ToggleButton(value=False, icon="lightbulb-o")
+        self.draw_button = w.Button(icon="download")
+        self.pass_button = w.Button(icon="forward")
+        self.undo_button = w.Button(icon="undo")
+        self.zoom_in_button = w.Button(icon="search-plus", layout=w.Layout(width="3em"))
+        self.zoom_out_button = w.Button(icon="search-minus", layout=w.Layout(width="3em"))
+        self.next_round_button = w.Button(button_style="primary", icon="step-forward")
+        self.new_game_button = w.Button(icon="plus")
+        self.ready_button = w.Button(button_style="warning", icon="eye")
+        for widget, css in ((self.rotate_button, "mg-rotate"), (self.hint_button, "mg-hint"),
+                            (self.draw_button, "mg-draw"), (self.pass_button, "mg-pass"),
+                            (self.undo_button, "mg-undo"), (self.zoom_in_button, "mg-zoom-in"),
+                            (self.zoom_out_button, "mg-zoom-out"),
+                            (self.next_round_button, "mg-next-round"),
+                            (self.new_game_button, "mg-new"), (self.ready_button, "mg-ready")):
+            widget.add_class(css)
+        self.status = w.HTML()
+        self.status.add_class("mg-status")
+        self.message = w.HTML()
+        self.message.add_class("mg-message")
+        self.ready_label = w.HTML()
+        self.ready_box = w.HBox([self.ready_label, self.ready_button])
+        self.ready_box.add_class("mg-ready-box")
+        self.sheet = w.HTML()
+        self.sheet.add_class("mg-score-sheet")
+        self.summary = w.HTML()
+        self.summary.add_class("mg-summary")
+        self.controls = w.HBox([self.rotate_button, self.hint_button, self.draw_button,
+                                self.pass_button, self.undo_button, self.zoom_out_button,
+                                self.zoom_in_button, self.new_game_button])
+        self.controls.layout.flex_flow = "row wrap"
+        self.play_area = w.VBox([self.status, self.message, self.board, self.ready_box,
+                                 self.rack, self.controls, self.summary,
+                                 self.next_round_button, self.sheet])
+        self.play_area.add_class("mg-game")
+        self.play_area.layout.display = "none"
+        # -- events --------------------------------------------------------------------
+        self.start_button.on_click(lambda _b: self.start())
+        self.rotate_button.on_click(lambda _b: self.rotate())
+        self.hint_button.observe(lambda _c: self._refresh(), "value")
+        self.draw_button.on_click(lambda _b: self.draw())
+        self.pass_button.on_click(lambda _b: self.pass_turn())
+        self.undo_button.on_click(lambda _b: self.undo())
+        self.zoom_in_button.on_click(lambda _b: self.zoom(+1))
+        self.zoom_out_button.on_click(lambda _b: self.zoom(-1))
+        self.next_round_button.on_click(lambda _b: self.next_round())
+        self.new_game_button.on_click(lambda _b: self.show_setup())
+        self.ready_button.on_click(lambda _b: self.ready())
+        self.preset_select.observe(self._preset_changed, "value")
+        self.players_select.observe(self._players_changed, "value")
+        super().__init__([self.banner, self.setup, self.play_area])
+        self.add_class("mg-triomino")
+        self._relabel()
+        self.preset_select.value = preset if preset in PRESETS else "pressman"
+        self.bot_select.value = bot if bot in BOTS else "greedy"
+        self._fill_custom(self.preset_select.value)
+        self.base_select.observe(lambda _c: self._fill_custom(self.base_select.value), "value")
+        self._players_changed(None)
+        self._preset_changed(None)
+        on_language_change(self._language_changed)
+
+    # -- labels -----------------------------------------------------------------------
+    def _language_changed(self, _code: str) -> None:
+        self._relabel()
+        self._refresh()
+
+    def _relabel(self) -> None:
+        heading = esc(_("Triomino"))
+        intro = esc(_("Place triangular tiles so that every corner meets the same digit."))
+        self.title.value = f"<h2 style='margin:0.2em 0'>{heading}</h2><p>{intro}</p>"
+        keep = self.preset_select.value
+        self.preset_select.options = [(_preset_label(n), n) for n in (*PRESETS, "custom")]
+        if keep:
+            self.preset_select.value = keep
+        self.preset_select.description = _("Rules")
+        keep = self.base_select.value
+        self.base_select.options = [(_preset_label(n), n) for n in PRESETS]
+        self.base_select.value = keep or "pressman"
+        self.base_select.description = _("Start from")
+        keep = self.bot_select.value
+        self.bot_select.options = [(_bot_label(k), k) for k in BOTS]
+        self.bot_select.value = keep or "greedy"
+        self.bot_select.description = _("Bot")
+        self.players_select.description = _("Players")
+        self.bots_select.description = _("of them bots")
+        self.seed_input.description = _("Seed")
+        for field, box in self.number_inputs.items():
+            box.description = _field_label(field)
+        for field, box in self.switch_inputs.items():
+            box.description = _field_label(field)
+        self.hexagon_label.value = esc(_field_label("hexagons"))
+        keep = self.draw_when_select.value
+        self.draw_when_select.options = [(_("when you cannot or do not want to place"), "any"),
+                                         (_("only when you cannot place"), "blocked")]
+        self.draw_when_select.value = keep or "any"
+        self.draw_when_select.description = _field_label("draw_when")
+        keep = self.place_drawn_select.value
+        self.place_drawn_select.options = [(_("may be placed at once"), "may"),
+                                           (_("must be placed at once"), "must")]
+        self.place_drawn_select.value = keep or "may"
+        self.place_drawn_select.description = _field_label("place_drawn")
+        self.start_button.description = _("Start")
+        self.rotate_button.description = _("Rotate (r)")
+        self.hint_button.description = _("Show me where it fits")
+        self.draw_button.description = _("Draw")
+        self.pass_button.description = _("Pass")
+        self.undo_button.description = _("Undo")
+        self.zoom_in_button.tooltip = _("Zoom in (+)")
+        self.zoom_out_button.tooltip = _("Zoom out (-)")
+        self.next_round_button.description = _("Next round")
+        self.new_game_button.description = _("New game")
+        self.ready_button.description = _("Ready")
+        self.board.label = _("Triomino table")
+        self.rack.label = _("Your tiles")
+
+    # -- set-up -------------------------------------------------------------------------
+    def _preset_changed(self, _change: Any) -> None:
+        preset = self.preset_select.value
+        self.custom_box.layout.display = None if preset == "custom" else "none"
+        if preset == "solitaire":
+            self.players_select.value = 1
+            self.bots_select.value = 0
+        elif preset in PRESETS and self.players_select.value == 1:
+            self.players_select.value = 2
+        if preset in PRESETS:
+            self.base_select.value = preset
+
+    def _players_changed(self, _change: Any) -> None:
+        players = self.players_select.value
+        keep = self.bots_select.value or 0
+        self.bots_select.options = list(range(0, players))
+        self.bots_select.value = min(keep, players - 1)
+
+    def _fill_custom(self, name: str) -> None:
+        rules = PRESETS.get(name, PRESETS["pressman"])
+        for field, box in self.number_inputs.items():
+            value = getattr(rules, field)
+            box.value = 0 if value is None else value
+        for k, box in enumerate(self.hexagon_inputs):
+            box.value = rules.hexagon_bonuses[k]
+        for field, box in self.switch_inputs.items():
+            box.value = getattr(rules, field)
+        self.draw_when_select.value = rules.draw_when
+        self.place_drawn_select.value = rules.place_drawn
+
+    def rules(self) -> RuleSet:
+        """The rule set chosen in the set-up panel (ValueError when custom values clash)."""
+        preset = self.preset_select.value
+        if preset in PRESETS:
+            return PRESETS[preset]
+        base = PRESETS[self.base_select.value or "pressman"]
+        values: dict[str, Any] = {f: box.value for f, box in self.number_inputs.items()}
+        values["max_draws"] = values["max_draws"] or None
+        values["target_score"] = values["target_score"] or None
+        values.update({f: box.value for f, box in self.switch_inputs.items()})
+        values["hexagon_bonuses"] = tuple(box.value for box in self.hexagon_inputs)
+        values["draw_when"] = self.draw_when_select.value
+        values["place_drawn"] = self.place_drawn_select.value
+        if not values["multi_round"] or values["target_score"] is None:
+            values["multi_round"] = False
+        return dataclasses.replace(base, name="custom", **values)
+
+    def show_setup(self) -> None:
+        """Back to the set-up panel (the game in progress stays until Start)."""
+        self.setup.layout.display = None
+        self.play_area.layout.display = "none"
+        self.setup_message.value = ""
+
+    def start(self) -> None:
+        """Start a game with the set-up panel's options."""
+        try:
+            rules = self.rules()
+        except ValueError as error:
+            self.setup_message.value = self._error(_("These rules do not work: {why}").format(
+                why=error))
+            return
+        players = self.players_select.value
+        if not rules.min_players <= players <= rules.max_players:
+            self.setup_message.value = self._error(
+                _("These rules are for {low}-{high} players.").format(
+                    low=rules.min_players, high=rules.max_players))
+            return
+        count = min(self.bots_select.value or 0, players - 1) if players > 1 else 0
+        kind = self.bot_select.value
+        humans = players - count
+        names = [_("Player {n}").format(n=k + 1) for k in range(humans)]
+        names += [_("Bot {n}").format(n=k + 1) for k in range(count)]
+        if humans == 1 and players > 1:
+            names[0] = _("You")
+        game = Game(rules, names, int(self.seed_input.value))
+        self._begin(game, {p: kind for p in range(humans, players)})
+
+    def _begin(self, game: Game, bot_kinds: dict[int, str]) -> None:
+        self.game = game
+        self.bot_kinds = dict(bot_kinds)
+        self.bots = {p: make_bot(k, seed=game.seed + p) for p, k in bot_kinds.items()}
+        self.selected = None
+        self.rotation = 0
+        self.zoom_level = 0
+        self.revealed = None
+        self.recent = []
+        self.setup.layout.display = "none"
+        self.play_area.layout.display = None
+        self._run_bots()
+        self.message.value = "<br>".join(esc(line) for line in self.recent if line)
+        self._refresh()
+
+    # -- who is who ---------------------------------------------------------------------
+    @property
+    def humans(self) -> list[int]:
+        """The players who are people."""
+        return [p for p in range(self.game.players) if p not in self.bots] if self.game else []
+
+    @property
+    def hidden(self) -> bool:
+        """Whether the current hand is hidden until its player presses Ready (hot-seat)."""
+        game = self.game
+        return (game is not None and game.phase == "play" and len(self.humans) > 1
+                and game.current not in self.bots and self.revealed != game.current)
+
+    def _my_turn(self) -> bool:
+        game = self.game
+        return (game is not None and game.phase == "play" and game.current not in self.bots
+                and not self.hidden)
+
+    # -- actions ------------------------------------------------------------------------
+    def ready(self) -> None:
+        """The current player is looking: show their hand."""
+        if self.game is not None:
+            self.revealed = self.game.current
+            self._refresh()
+
+    def select(self, tile: Tile | str | None) -> None:
+        """Select a tile of the current hand (or none)."""
+        if isinstance(tile, str):
+            tile = Tile.parse(tile)
+        if tile is not None and self.game is not None and tile not in self.game.hands[
+                self.game.current]:
+            self._say_error(_("{tile} is not in your hand").format(tile=tile))
+            return
+        if tile != self.selected:
+            self.rotation = 0
+        self.selected = tile
+        self._refresh()
+
+    def rotate(self) -> None:
+        """Turn the selected tile a third of a turn clockwise."""
+        self.rotation = (self.rotation + 2) % 3
+        self._refresh()
+
+    def zoom(self, step: int) -> None:
+        """Zoom the table in (+1) or out (-1); fully out shows every tile."""
+        self.zoom_level = max(0, min(len(ZOOMS) - 1, self.zoom_level + step))
+        self._refresh()
+
+    def place(self, cell: tuple[int, int]) -> None:
+        """Place the selected tile, turned as shown, on ``cell``."""
+        game = self.game
+        if not self._my_turn():
+            return
+        if self.selected is None:
+            self._say_error(_("Select a tile from your rack first."))
+            return
+        tile = self.selected
+        try:
+            game.place(tile, cell, self.rotation)
+        except MathgamesError as error:
+            text = str(error)
+            others = [p.rotation for p in game.legal_placements(tile) if p.cell == cell]
+            if others:
+                text += " " + _("Turned another way, it fits here: press Rotate.")
+            self._say_error(text)
+            return
+        self.recent = [self._describe_turn()]
+        self.selected = None
+        self.rotation = 0
+        self._after_move()
+
+    def draw(self) -> None:
+        """Draw a tile from the pool."""
+        game = self.game
+        if not self._my_turn():
+            return
+        try:
+            tile = game.draw()
+        except MathgamesError as error:
+            self._say_error(str(error))
+            return
+        self.selected = tile
+        self.rotation = 0
+        fits = bool(game.legal_placements(tile))
+        text = _("You drew {tile}.").format(tile=tile) + " " + (
+            _("It fits: place it now.") if fits else _("It does not fit."))
+        self.message.value = f"<span class='mg-info'>{esc(text)}</span>"
+        self._refresh()
+
+    def pass_turn(self) -> None:
+        """End the turn without placing."""
+        game = self.game
+        if not self._my_turn():
+            return
+        try:
+            game.pass_turn()
+        except MathgamesError as error:
+            self._say_error(str(error))
+            return
+        self.recent = [self._describe_turn()]
+        self.selected = None
+        self._after_move()
+
+    def next_round(self) -> None:
+        """Deal the next round."""
+        if self.game is None or self.game.phase != "round_over":
+            return
+        self.game.next_round()
+        self.recent = []
+        self.revealed = None
+        self._run_bots()
+        self.message.value = "<br>".join(esc(line) for line in self.recent if line)
+        self._refresh()
+
+    def undo(self) -> None:
+        """Take back your last move (and the bots' moves after it)."""
+        game = self.game
+        if game is None or not game.can_undo:
+            self._say_error(_("There is nothing to undo."))
+            return
+        game.undo()
+        while game.can_undo and game.phase == "play" and game.current in self.bots:
+            game.undo()
+        self.selected = None
+        self.rotation = 0
+        self.recent = []
+        self.revealed = game.current if len(self.humans) > 1 else None
+        self.message.value = esc(_("Move taken back."))
+        self._refresh()
+
+    def _after_move(self) -> None:
+        game = self.game
+        self._run_bots()
+        if len(self.humans) > 1 and game.current != self.revealed:
+            self.revealed = None
+        self.message.value = "<br>".join(esc(line) for line in self.recent if line)
+        self._refresh()
+
+    def _run_bots(self) -> None:
+        game = self.game
+        guard = 0
+        while game.phase == "play" and game.current in self.bots and guard < 2000:
+            player = game.current
+            turn = game.turn
+            while game.phase == "play" and game.current == player and game.turn == turn:
+                game.apply(self.bots[player].choose(game))
+            self.recent.append(self._describe_turn(turn))
+            guard += 1
+
+    def _describe_turn(self, turn: int | None = None) -> str:
+        """What happened in one turn (the latest by default), in words."""
+        game = self.game
+        if turn is None:
+            turn = max((item[0] for item in game.log if item[1] >= 0), default=0)
+        items = [item for item in game.log if item[0] == turn and item[1] >= 0]
+        if not items:
+            return ""
+        player = items[0][1]
+        name = game.names[player]
+        draws = sum(1 for item in items if item[2] == "draw")
+        parts = []
+        if draws:
+            parts.append(_.ngettext("{name} drew {n} tile", "{name} drew {n} tiles", draws)
+                         .format(name=name, n=draws))
+        placed = [item for item in items if item[2] == "place"]
+        points = sum(e.points for e in game.sheet if e.turn == turn and e.player == player
+                     and e.round == game.round)
+        if placed:
+            parts.append(_("{name} placed {tile} ({points:+d})").format(
+                name=name, tile=placed[0][3], points=points))
+        elif any(item[2] == "pass" for item in items):
+            parts.append(_("{name} passed ({points:+d})").format(name=name, points=points))
+        return "; ".join(parts)
+
+    # -- events ----------------------------------------------------------------------------
+    def _board_clicked(self, cell: str) -> None:
+        try:
+            target = parse_cell(cell)
+        except MathgamesError:
+            return
+        if self.hidden:
+            self._say_error(_("Press Ready first."))
+            return
+        self.place(target)
+
+    def _rack_clicked(self, cell: str) -> None:
+        if not self._my_turn() or not cell.startswith("t"):
+            return
+        try:
+            tile = Tile.parse(cell[1:])
+        except MathgamesError:
+            return
+        self.select(None if tile == self.selected else tile)
+
+    def _key(self, key: str) -> None:
+        game = self.game
+        if game is None:
+            return
+        if key in ("r", "R"):
+            self.rotate()
+        elif key in ("h", "H"):
+            self.hint_button.value = not self.hint_button.value
+        elif key == "+":
+            self.zoom(+1)
+        elif key == "-":
+            self.zoom(-1)
+        elif key in ("d", "D"):
+            self.draw()
+        elif key in ("p", "P"):
+            self.pass_turn()
+        elif key in ("u", "U", "Backspace"):
+            self.undo()
+        elif key == "Escape":
+            self.select(None)
+        elif key == "Enter" and self.hidden:
+            self.ready()
+        elif key.isdigit() and key != "0" and self._my_turn():
+            hand = game.hand()
+            index = int(key) - 1
+            if index < len(hand):
+                self.select(hand[index])
+
+    # -- drawing ----------------------------------------------------------------------------
+    @staticmethod
+    def _error(text: str) -> str:
+        return f"<span class='mg-error' style='color:#b00020;font-weight:bold'>{esc(text)}</span>"
+
+    def _say_error(self, text: str) -> None:
+        self.message.value = self._error(text)
+
+    def _refresh(self) -> None:
+        game = self.game
+        if game is None:
+            return
+        mine = self._my_turn()
+        clickable: set = set()
+        hints: dict = {}
+        ghost: dict = {}
+        if mine:
+            clickable = game.table.frontier() if len(game.table) else {ORIGIN}
+            if self.selected is not None:
+                digits = self.selected.rotated(self.rotation)
+                ghost = {cell: digits for cell in clickable}
+                if self.hint_button.value:
+                    for p in game.legal_placements(self.selected):
+                        turned = p.tile.rotated(p.rotation) == digits
+                        hints[p.cell] = hints.get(p.cell, False) or turned
+        elif game.phase == "play" and len(game.table) == 0:
+            clickable = set()
+        owners = {}
+        for item in game.log:
+            if item[2] == "place":
+                owners[(item[4], item[5])] = item[1]
+        last = game.table.order[-1].cell if game.table.order else None
+        self.board.svg = table_svg(game.table, clickable=clickable, hints=hints, ghost=ghost,
+                                   owners=owners, last=last, zoom=ZOOMS[self.zoom_level],
+                                   title=_("Triomino table"))
+        # the rack
+        player = game.current if game.phase == "play" else (self.humans or [0])[0]
+        if game.phase == "play" and game.current in self.bots and self.humans:
+            player = self.humans[0]
+        hand = game.hand(player)
+        playable = set(game.placeable_tiles()) if mine else None
+        self.rack.svg = rack_svg(hand, selected=self.selected if mine else None,
+                                 rotation=self.rotation, hidden=self.hidden,
+                                 playable=playable, title=_("Your tiles"))
+        self.ready_box.layout.display = None if self.hidden else "none"
+        self.ready_label.value = esc(_("{name}: press Ready when the others are not looking.")
+                                     .format(name=game.names[game.current])) if self.hidden else ""
+        self.rack.layout.display = "none" if self.hidden else None
+        self.draw_button.disabled = not (mine and game.can_draw())
+        self.pass_button.disabled = not (mine and game.can_pass())
+        self.rotate_button.disabled = not mine
+        self.undo_button.disabled = not game.can_undo
+        self.next_round_button.layout.display = None if game.phase == "round_over" else "none"
+        self.zoom_in_button.disabled = self.zoom_level >= len(ZOOMS) - 1
+        self.zoom_out_button.disabled = self.zoom_level == 0
+        self.status.value = self._status_text()
+        self.sheet.value = self._sheet_html()
+        self.summary.value = self._summary_html()
+        self.board.storage_value = self.save()
+
+    def _status_text(self) -> str:
+        game = self.game
+        colour = PALETTE[game.current % len(PALETTE)]
+        parts = [_("Round {n}").format(n=game.round),
+                 _.ngettext("{n} tile in the pool", "{n} tiles in the pool", len(game.pool))
+                 .format(n=len(game.pool))]
+        if game.phase == "play":
+            turn = _("{name} to play").format(name=game.names[game.current])
+            parts.insert(1, f"<b style='color:{colour}'>{esc(turn)}</b>")
+            if self._my_turn():
+                if game.is_start_move:
+                    parts.append(esc(_("start with {tiles}").format(
+                        tiles=_(" or ").join(game.start_tiles))))
+                elif game.drawn:
+                    parts.append(esc(_("place the drawn tile {tile}, or draw or pass").format(
+                        tile=game.last_drawn)))
+        text = " · ".join(p if p.startswith("<b") else esc(p) for p in parts)
+        if game.rules.keep_score:
+            scores = ", ".join(f"{esc(n)} {s}" for n, s in zip(game.names, game.scores,
+                                                                strict=True))
+            text += f"<br>{esc(_('Scores'))}: {scores}"
+        return f"<div style='font-size:1.15em'>{text}</div>"
+
+    def _sheet_html(self) -> str:
+        game = self.game
+        if not game.rules.keep_score:
+            counts = "".join(f"<td>{len(h)}</td>" for h in game.hands)
+            names = "".join(f"<th>{esc(n)}</th>" for n in game.names)
+            return (f"<p>{esc(_('No points are kept; the fewest tiles in hand wins.'))}</p>"
+                    f"<table class='mg-sheet'><tr><th></th>{names}</tr>"
+                    f"<tr><th>{esc(_('tiles in hand'))}</th>{counts}</tr></table>")
+        head = "".join(f"<th style='padding:0 1em;color:{PALETTE[p % len(PALETTE)]}'>"
+                       f"{esc(n)}</th>" for p, n in enumerate(game.names))
+        rows = []
+        for rnd in range(1, game.round + 1):
+            cells = []
+            for p in range(game.players):
+                lines = "".join(f"<div>{esc(e.describe())}</div>" for e in game.entries(rnd, p))
+                total = game.round_scores(rnd)[p]
+                cells.append(f"<td style='vertical-align:top;padding:0 1em'>{lines}"
+                             f"<div style='border-top:1px solid #999'><b>{total}</b></div></td>")
+            rows.append(f"<tr><th style='vertical-align:top'>{esc(_('Round {n}').format(n=rnd))}"
+                        f"</th>{''.join(cells)}</tr>")
+        totals = "".join(f"<td style='padding:0 1em'><b>{s}</b></td>" for s in game.scores)
+        rows.append(f"<tr><th>{esc(_('Total'))}</th>{totals}</tr>")
+        return (f"<h4 style='margin:0.4em 0'>{esc(_('Score sheet'))}</h4>"
+                f"<table class='mg-sheet' style='border-collapse:collapse'>"
+                f"<tr><th></th>{head}</tr>{''.join(rows)}</table>")
+
+    def _summary_html(self) -> str:
+        game = self.game
+        if game.phase == "play" or not game.round_ends:
+            return ""
+        how = game.round_ends[-1]
+        winners = ", ".join(game.names[p] for p in game.round_winners[-1])
+        if how == "out":
+            text = _("Round {n} is over: {names} went out.")
+        elif how == "blocked":
+            text = _("Round {n} is blocked: nobody can place and the pool is empty; "
+                     "{names} won it.")
+        else:
+            text = _("Round {n} ends: {names} reached the target.")
+        lines = [text.format(n=game.round, names=winners)]
+        left = ", ".join(f"{n}: {game.hand_value(p)}" for p, n in enumerate(game.names))
+        lines.append(_("Points left in hand: {list}").format(list=left))
+        if game.phase == "game_over":
+            names = ", ".join(game.names[p] for p in game.winners)
+            lines.append(_.ngettext("Game over. The winner: {names}.",
+                                    "Game over. The winners: {names}.",
+                                    len(game.winners)).format(names=names))
+        else:
+            lines.append(_("Press Next round to deal again."))
+        body = "".join(f"<div>{esc(line)}</div>" for line in lines)
+        return (f"<div style='font-size:1.2em;background:#fff7d6;padding:0.5em;"
+                f"border-radius:6px'>{body}</div>")
+
+    # -- save and load -------------------------------------------------------------------
+    def save(self) -> str:
+        """The app's game as JSON (the rules core's save plus who the bots are)."""
+        if self.game is None:
+            return ""
+        return json.dumps({"format": SAVE_FORMAT, "bots": {str(p): k for p, k in
+                                                            self.bot_kinds.items()},
+                           "game": self.game.to_dict()}, separators=(",", ":"))
+
+    def load(self, text: str) -> None:
+        """Resume a saved game; raises CorruptSaveError (and changes nothing) on bad text."""
+        try:
+            data = json.loads(text)
+        except (ValueError, TypeError) as error:
+            raise CorruptSaveError(f"not a saved game: {error}") from None
+        if not isinstance(data, dict) or data.get("format") != SAVE_FORMAT:
+            raise CorruptSaveError("not a saved Triomino game")
+        game = Game.from_dict(data.get("game"))
+        bots = data.get("bots")
+        if not isinstance(bots, dict):
+            raise CorruptSaveError("'bots' must map players to bot kinds")
+        kinds: dict[int, str] = {}
+        for key, kind in bots.items():
+            if not (isinstance(key, str) and key.isdigit() and int(key) < game.players
+                    and kind in BOTS):
+                raise CorruptSaveError(f"unknown bot {key!r}: {kind!r}")
+            kinds[int(key)] = kind
+        self._begin(game, kinds)
+
+    def cell_of(self, cell: tuple[int, int]) -> str:
+        """The board id of a cell (for tests): ``cell_id``."""
+        return cell_id(cell)
