@@ -1,0 +1,525 @@
+"""The Halma and Chinese-checkers app: set up a game or the crossing puzzle, then play.
+
+``HalmaApp(board="halma")`` is the Halma page, ``HalmaApp(board="star")`` the
+Chinese-checkers page. Click a piece to see every place it can go; hover over
+(or move the keyboard cursor onto) a destination to see its jump path; click
+it to move. Keys: arrows move the cursor, Enter or space clicks, Escape
+deselects, Backspace or ``u`` undoes.
+
+>>> app = HalmaApp(board="star")
+>>> app.start_button.click()
+>>> app.board.click_cell("c3")
+>>> sorted(app.destinations)
+['g5', 'i5']
+>>> app.board.click_cell("g5")
+>>> app.game.ply >= 2            # our move and the bot's answer
+True
+>>> app.undo_button.click(); app.game.ply
+0
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from typing import Any
+
+import ipywidgets as w
+
+from mathgames.core.board import BoardWidget
+from mathgames.core.errors import CorruptSaveError, MathgamesError
+from mathgames.core.i18n import on_language_change, translator
+from mathgames.core.resume import ResumeBanner
+from mathgames.core.svg import esc
+from mathgames.halma.bots import make_bot
+from mathgames.halma.game import Game, Move
+from mathgames.halma.solutions import SOLUTIONS
+from mathgames.halma.topology import Topology, get_topology
+from mathgames.halma.view import render
+
+__all__ = ["HalmaApp"]
+
+_ = translator("halma")
+
+SEAT_KINDS = ("human", "greedy", "search")
+ARROWS = {"ArrowUp": (0, 1), "ArrowDown": (0, -1), "ArrowLeft": (-1, 0), "ArrowRight": (1, 0)}
+SAVE_VERSION = 1
+
+
+def _colour_name(player: int) -> str:
+    names = (_("blue"), _("orange"), _("green"), _("pink"), _("red"), _("sky blue"))
+    return names[player % len(names)]
+
+
+def _shape_name(player: int) -> str:
+    names = (_("circles"), _("squares"), _("triangles"), _("diamonds"), _("stars"),
+             _("hexagons"))
+    return names[player % len(names)]
+
+
+def player_label(player: int) -> str:
+    """``Player 2 (orange squares)`` in the current language."""
+    return _("Player {n} ({colour} {shape})").format(
+        n=player + 1, colour=_colour_name(player), shape=_shape_name(player))
+
+
+def _seat_label(kind: str) -> str:
+    return {"human": _("Human"), "greedy": _("Greedy bot"), "search": _("Search bot")}[kind]
+
+
+def _arrow_table(topo: Topology) -> dict[tuple[int, str], int]:
+    """For each cell and arrow key, the nearest cell roughly in that direction."""
+    table = {}
+    for c in range(topo.size):
+        x0, y0 = topo.positions[c]
+        for key, (vx, vy) in ARROWS.items():
+            best, best_score = c, math.inf
+            for d in range(topo.size):
+                dx, dy = topo.positions[d][0] - x0, topo.positions[d][1] - y0
+                along = dx * vx + dy * vy
+                across = abs(dx * vy - dy * vx)
+                if along > 0.1 and across <= along * 1.2:
+                    score = math.hypot(dx, dy) + across
+                    if score < best_score:
+                        best, best_score = d, score
+            table[(c, key)] = best
+    return table
+
+
+class HalmaApp(w.VBox):
+    """Set-up panel, then the board, the controls, the move list and the messages.
+
+    ``board``: ``"halma"`` or ``"star"``. ``players`` and ``seats`` (one of
+    ``"human"``, ``"greedy"``, ``"search"`` per player) and ``move_limit`` (0:
+    none) preset the set-up panel; ``mode`` is ``"game"`` or ``"puzzle"`` (the
+    solitaire crossing). ``bot_time``: the search bot's seconds per move.
+    """
+
+    def __init__(self, board: str = "halma", players: int = 2,
+                 seats: list[str] | tuple[str, ...] | None = None, move_limit: int = 1000,
+                 mode: str = "game", bot_time: float = 0.3) -> None:
+        self.topology = get_topology(board)
+        self.board_key = self.topology.key
+        self.bot_time = bot_time
+        self.game: Game | None = None
+        self.mode = mode if mode in ("game", "puzzle") else "game"
+        self.seats: list[str] = []
+        self.bots: list[Any] = []
+        self.selected: str | None = None
+        self.destinations: dict[str, Move] = {}
+        self.cursor = self.topology.names[self.topology.center]
+        self._arrows = _arrow_table(self.topology)
+        player_counts = [n for n in self.topology.setups if n > 1]
+        # -- set-up panel ------------------------------------------------------------------
+        self.title = w.HTML()
+        self.mode_select = w.ToggleButtons(options=[("", "game"), ("", "puzzle")],
+                                           value=self.mode)
+        self.mode_select.add_class("mg-mode")
+        self.players_select = w.Dropdown(options=[(str(n), n) for n in player_counts],
+                                         value=players if players in player_counts else 2,
+                                         layout=w.Layout(width="auto"))
+        self.players_select.add_class("mg-players")
+        default_seats = list(seats or ["human"] + ["search"] * 5)
+        self.seat_selects = []
+        for p in range(6):
+            kind = default_seats[p] if p < len(default_seats) else "search"
+            select = w.Dropdown(options=[("", k) for k in SEAT_KINDS],
+                                value=kind if kind in SEAT_KINDS else "search",
+                                layout=w.Layout(width="16em"))
+            select.add_class(f"mg-seat-{p + 1}")
+            self.seat_selects.append(select)
+        self.seat_labels = [w.HTML() for _p in range(6)]
+        self.seat_rows = [w.HBox([label, select]) for label, select in
+                          zip(self.seat_labels, self.seat_selects, strict=True)]
+        self.limit_input = w.BoundedIntText(value=move_limit, min=0, max=100000,
+                                            layout=w.Layout(width="8em"))
+        self.limit_input.add_class("mg-move-limit")
+        self.pieces_select = w.Dropdown(
+            options=[(str(n), n) for n in self.topology.camp_sizes()],
+            value=self.topology.camp_sizes()[0], layout=w.Layout(width="auto"))
+        self.pieces_select.add_class("mg-pieces")
+        self.players_label, self.limit_label, self.pieces_label = w.HTML(), w.HTML(), w.HTML()
+        self.game_options = w.VBox([w.HBox([self.players_label, self.players_select]),
+                                    *self.seat_rows,
+                                    w.HBox([self.limit_label, self.limit_input])])
+        self.puzzle_options = w.VBox([w.HBox([self.pieces_label, self.pieces_select])])
+        self.puzzle_help = w.HTML()
+        self.start_button = w.Button(button_style="success", icon="play")
+        self.start_button.add_class("mg-start")
+        self.setup = w.VBox([self.title, self.mode_select, self.game_options,
+                             self.puzzle_options, self.puzzle_help, self.start_button])
+        self.setup.add_class("mg-setup")
+        # -- the game ----------------------------------------------------------------------
+        self.board = BoardWidget()
+        self.board.storage_key = "halma" if self.board_key == "halma" else "halma-star"
+        self.board.add_class("mg-board")
+        self.status = w.HTML()
+        self.status.add_class("mg-status")
+        self.message = w.HTML()
+        self.message.add_class("mg-message")
+        self.undo_button = w.Button(icon="undo")
+        self.undo_button.add_class("mg-undo")
+        self.new_button = w.Button(icon="refresh")
+        self.new_button.add_class("mg-new")
+        self.bot_button = w.Button(icon="step-forward")
+        self.bot_button.add_class("mg-bot-move")
+        self.solution_step_button = w.Button(icon="lightbulb-o")
+        self.solution_step_button.add_class("mg-solution-step")
+        self.solution_all_button = w.Button(icon="fast-forward")
+        self.solution_all_button.add_class("mg-solution-all")
+        self.controls = w.HBox([self.undo_button, self.bot_button, self.solution_step_button,
+                                self.solution_all_button, self.new_button])
+        self.moves_title = w.HTML()
+        self.move_list = w.HTML(layout=w.Layout(max_height="24em", overflow="auto",
+                                                width="20em"))
+        self.move_list.add_class("mg-move-list")
+        self.side = w.VBox([self.moves_title, self.move_list])
+        self.game_box = w.VBox([self.status, self.message, self.controls,
+                                w.HBox([self.board, self.side])])
+        self.game_box.add_class("mg-game")
+        self.board.layout.width = "70%"
+        self.resume = ResumeBanner(self.board, self.load)
+        super().__init__([self.resume, self.setup, self.game_box])
+        self.add_class("mg-halma")
+        # -- events ------------------------------------------------------------------------
+        self.mode_select.observe(lambda _c: self._show_setup_parts(), "value")
+        self.players_select.observe(lambda _c: self._show_setup_parts(), "value")
+        self.start_button.on_click(lambda _b: self.start())
+        self.undo_button.on_click(lambda _b: self.undo())
+        self.new_button.on_click(lambda _b: self.show_setup())
+        self.bot_button.on_click(lambda _b: self.bot_move())
+        self.solution_step_button.on_click(lambda _b: self.solution_step())
+        self.solution_all_button.on_click(lambda _b: self.solution_all())
+        self.board.on_cell_click(self._on_cell)
+        self.board.on_key(self._on_key)
+        on_language_change(self._on_language)
+        self._relabel()
+        self.show_setup()
+
+    # -- labels ------------------------------------------------------------------------------
+    def _on_language(self, _code: str) -> None:
+        self._relabel()
+        self._refresh()
+
+    def _relabel(self) -> None:
+        name = _("Halma") if self.board_key == "halma" else _("Chinese checkers")
+        self.title.value = f"<h2>{esc(name)}</h2>"
+        self.mode_select.options = [(_("Game"), "game"), (_("Crossing puzzle"), "puzzle")]
+        self.players_label.value = f"<b>{esc(_('Players'))}</b>&nbsp;"
+        for p, (label, select) in enumerate(zip(self.seat_labels, self.seat_selects,
+                                                strict=True)):
+            label.value = f"{esc(player_label(p))}&nbsp;"
+            value = select.value
+            select.options = [(_seat_label(k), k) for k in SEAT_KINDS]
+            select.value = value
+        self.limit_label.value = f"{esc(_('Move limit (0 = none)'))}&nbsp;"
+        self.pieces_label.value = f"{esc(_('Pieces'))}&nbsp;"
+        self.puzzle_help.value = "<p>" + esc(_(
+            "Move all your pieces to the opposite camp, alone on the board, in as few "
+            "moves as you can.")) + "</p>"
+        self.start_button.description = _("Start")
+        self.undo_button.description = _("Undo")
+        self.new_button.description = _("New game")
+        self.bot_button.description = _("Bot move")
+        self.solution_step_button.description = _("Solver's next move")
+        self.solution_all_button.description = _("Whole solution")
+        self.moves_title.value = f"<b>{esc(_('Moves'))}</b>"
+        self.board.label = name
+
+    def _show_setup_parts(self) -> None:
+        puzzle = self.mode_select.value == "puzzle"
+        self.game_options.layout.display = "none" if puzzle else None
+        self.puzzle_options.layout.display = (
+            None if puzzle and len(self.topology.camp_sizes()) > 1 else "none")
+        self.puzzle_help.layout.display = None if puzzle else "none"
+        for p, row in enumerate(self.seat_rows):
+            row.layout.display = None if p < self.players_select.value else "none"
+
+    def show_setup(self) -> None:
+        """Back to the set-up panel (the game stays until Start)."""
+        self.setup.layout.display = None
+        self.game_box.layout.display = "none"
+        self._show_setup_parts()
+
+    # -- starting ----------------------------------------------------------------------------
+    def start(self) -> None:
+        """Start a game (or the puzzle) with the set-up panel's options."""
+        self.mode = self.mode_select.value
+        if self.mode == "puzzle":
+            pieces = self.pieces_select.value
+            game = Game(self.board_key, 1, pieces=pieces)
+            seats = ["human"]
+        else:
+            n = self.players_select.value
+            limit = self.limit_input.value or None
+            game = Game(self.board_key, n, move_limit=limit)
+            seats = [self.seat_selects[p].value for p in range(n)]
+        self._begin(game, seats)
+        self.message.value = ""
+        self._run_bots()
+        self._refresh()
+
+    def _begin(self, game: Game, seats: list[str]) -> None:
+        self.game = game
+        self.seats = list(seats)
+        self.bots = [make_bot(kind, seed=p, **({"time_budget": self.bot_time}
+                                               if kind == "search" else {}))
+                     if kind != "human" else None for p, kind in enumerate(seats)]
+        self.selected = None
+        self.destinations = {}
+        self.setup.layout.display = "none"
+        self.game_box.layout.display = None
+        puzzle = self.mode == "puzzle"
+        self.solution_step_button.layout.display = None if puzzle else "none"
+        self.solution_all_button.layout.display = None if puzzle else "none"
+
+    @property
+    def has_human(self) -> bool:
+        return "human" in self.seats
+
+    def _is_bot_turn(self) -> bool:
+        game = self.game
+        return game is not None and not game.is_over() and self.seats[game.to_move] != "human"
+
+    def _run_bots(self) -> None:
+        """Let the bots move until a human is to move (only when someone is human)."""
+        if not self.has_human:
+            return
+        while self._is_bot_turn():
+            assert self.game is not None
+            self.game.play(self.bots[self.game.to_move].choose(self.game))
+
+    def bot_move(self) -> None:
+        """One bot move (the button shown when every player is a bot)."""
+        if self._is_bot_turn():
+            assert self.game is not None
+            self.game.play(self.bots[self.game.to_move].choose(self.game))
+            self.message.value = ""
+        self._refresh()
+
+    # -- playing -----------------------------------------------------------------------------
+    def _say(self, text: str, error: bool = True) -> None:
+        colour = "#b00020" if error else "#1b1b1b"
+        self.message.value = f'<span style="color:{colour};font-size:1.15em">{esc(text)}</span>'
+
+    def _on_cell(self, name: str) -> None:
+        self.cursor = name
+        game = self.game
+        if game is None:
+            return
+        if game.is_over():
+            self._say(_("The game is over: start a new one."))
+            self._refresh()
+            return
+        if self.seats[game.to_move] != "human":
+            self._say(_("It is a bot's turn: press Bot move."))
+            self._refresh()
+            return
+        owner = game.owner(name)
+        if self.selected is not None and name in self.destinations:
+            move = self.destinations[name]
+            try:
+                game.play(move)
+            except MathgamesError as error:  # pragma: no cover - moves come from the game
+                self._say(str(error))
+                return
+            self.selected, self.destinations = None, {}
+            self.message.value = ""
+            self._run_bots()
+        elif owner == game.to_move:
+            if name == self.selected:
+                self.selected, self.destinations = None, {}
+                self.message.value = ""
+            else:
+                self.selected = name
+                self.destinations = game.moves_from(name)
+                if self.destinations:
+                    self.message.value = ""
+                else:
+                    self._say(_("The piece on {cell} cannot move.").format(cell=name))
+        elif self.selected is not None:
+            self._say(_("{cell} is not a place the piece on {start} can reach.").format(
+                cell=name, start=self.selected))
+        elif owner is None:
+            self._say(_("{cell} is empty: first click one of your pieces.").format(cell=name))
+        else:
+            self._say(_("{cell} holds a piece of {player}: click one of your own.").format(
+                cell=name, player=player_label(owner)))
+        self._refresh()
+
+    def _on_key(self, key: str) -> None:
+        if key in ARROWS:
+            c = self.topology.index(self.cursor)
+            self.cursor = self.topology.names[self._arrows[(c, key)]]
+            self._refresh()
+        elif key in ("Enter", " "):
+            self._on_cell(self.cursor)
+        elif key == "Escape":
+            self.selected, self.destinations = None, {}
+            self.message.value = ""
+            self._refresh()
+        elif key in ("Backspace", "u", "U"):
+            self.undo()
+
+    def undo(self) -> None:
+        """Take back the last move, and the bots' moves after the last human move."""
+        game = self.game
+        if game is None or not game.history:
+            self._say(_("There is no move to undo."))
+            return
+        game.undo()
+        if self.has_human:
+            while game.history and self.seats[game.to_move] != "human":
+                game.undo()
+        self.selected, self.destinations = None, {}
+        self.message.value = ""
+        self._refresh()
+
+    # -- the puzzle's solution ---------------------------------------------------------------
+    def _solution(self) -> tuple[str, ...]:
+        assert self.game is not None
+        return SOLUTIONS.get(f"{self.board_key}-{self.game.pieces}", ())
+
+    def solution_step(self) -> None:
+        """Play the solver's next move (from the start if we left its line)."""
+        game = self.game
+        solution = self._solution() if game is not None else ()
+        if game is None or not solution:
+            return
+        made = [str(m) for m in game.moves]
+        if made != list(solution[: len(made)]) or len(made) >= len(solution):
+            game.reset()
+            made = []
+            self._say(_("The solver's crossing starts from the beginning."), error=False)
+        else:
+            self.message.value = ""
+        game.play(solution[len(made)])
+        self.selected, self.destinations = None, {}
+        self._refresh()
+
+    def solution_all(self) -> None:
+        """Replay the solver's whole crossing from the start."""
+        game = self.game
+        solution = self._solution() if game is not None else ()
+        if game is None or not solution:
+            return
+        game.reset()
+        for move in solution:
+            game.play(move)
+        self.selected, self.destinations = None, {}
+        self.message.value = ""
+        self._refresh()
+
+    # -- showing -----------------------------------------------------------------------------
+    def _status_text(self) -> str:
+        game = self.game
+        assert game is not None
+        if self.mode == "puzzle":
+            best = len(self._solution())
+            if game.is_over():
+                text = _.ngettext("Crossed in {n} move!", "Crossed in {n} moves!", game.ply)
+                text = text.format(n=game.ply)
+                if best:
+                    text += " " + _("The solver's best is {best}.").format(best=best)
+                return text
+            return _.ngettext("{n} move so far", "{n} moves so far", game.ply).format(n=game.ply)
+        if game.is_over():
+            result = game.result()
+            if result.reason == "move_limit":
+                return _("Draw: the move limit was reached.")
+            names = ", ".join(player_label(p) for p in result.winners)
+            if result.reason == "shared":
+                return _("{players} finished in the same round and share the win!").format(
+                    players=names)
+            return _("{player} wins!").format(player=names)
+        return _("Move {n}: {player} to move.").format(n=game.ply + 1,
+                                                        player=player_label(game.to_move))
+
+    def _placings_html(self) -> str:
+        game = self.game
+        assert game is not None
+        if self.mode == "puzzle" or not game.is_over() or game.players < 2:
+            return ""
+        result = game.result()
+        rows = "".join(
+            "<li>" + esc(_("Place {place}: {player}").format(place=place, player=player_label(p)))
+            + "</li>" for place, p in sorted((result.placings[p], p) for p in range(game.players)))
+        return f"<ol style='list-style:none;padding-left:0'>{rows}</ol>"
+
+    def _move_list_html(self) -> str:
+        game = self.game
+        assert game is not None
+        moves = [str(m) for m in game.moves]
+        n = game.players
+        lines = []
+        for start in range(0, len(moves), n):
+            chunk = " &nbsp; ".join(esc(m) for m in moves[start:start + n])
+            lines.append(f"<div>{start // n + 1}. {chunk}</div>")
+        return (f"<div style='font-family:DejaVu Sans Mono,monospace;font-size:1.05em'>"
+                f"{''.join(lines)}</div>")
+
+    def _refresh(self) -> None:
+        game = self.game
+        if game is None:
+            return
+        self.board.svg = render(game, selected=self.selected, destinations=self.destinations,
+                                cursor=self.cursor, title=self.board.label)
+        over = game.is_over()
+        colour = "#006400" if over else "#1b1b1b"
+        self.status.value = (f"<div style='font-size:1.4em;font-weight:bold;color:{colour}'>"
+                             f"{esc(self._status_text())}</div>{self._placings_html()}")
+        self.move_list.value = self._move_list_html()
+        self.bot_button.layout.display = (None if self.mode == "game" and not self.has_human
+                                          and not over else "none")
+        self.undo_button.disabled = not game.history
+        self.board.storage_value = self.save()
+
+    # -- saving ------------------------------------------------------------------------------
+    def save(self) -> str:
+        """The game as JSON (the set-up and the moves), for resuming after a reload."""
+        game = self.game
+        if game is None:
+            return ""
+        return json.dumps({
+            "game": "halma", "version": SAVE_VERSION, "board": self.board_key,
+            "mode": self.mode, "players": game.players, "pieces": game.pieces,
+            "move_limit": game.move_limit, "seats": self.seats,
+            "moves": [str(m) for m in game.moves],
+        })
+
+    def load(self, text: str) -> None:
+        """Resume a game saved by :meth:`save`; CorruptSaveError (nothing changed) if bad."""
+        try:
+            data = json.loads(text)
+        except (TypeError, ValueError) as error:
+            raise CorruptSaveError(f"the saved game is not JSON: {error}") from None
+        if not isinstance(data, dict) or data.get("game") != "halma":
+            raise CorruptSaveError("the saved game is not a Halma game")
+        if data.get("version") != SAVE_VERSION:
+            raise CorruptSaveError(f"unknown save version {data.get('version')!r}")
+        if data.get("board") != self.board_key:
+            raise CorruptSaveError(f"the saved game is on another board ({data.get('board')!r})")
+        mode, seats, moves = data.get("mode"), data.get("seats"), data.get("moves")
+        if mode not in ("game", "puzzle"):
+            raise CorruptSaveError(f"unknown mode {mode!r}")
+        if not isinstance(seats, list) or not all(s in SEAT_KINDS for s in seats):
+            raise CorruptSaveError("'seats' must list human, greedy or search")
+        if not isinstance(moves, list) or not all(isinstance(m, str) for m in moves):
+            raise CorruptSaveError("'moves' must be a list of move texts")
+        try:
+            game = Game(self.board_key, data.get("players"), data.get("move_limit"),
+                        data.get("pieces"))
+        except (TypeError, ValueError) as error:
+            raise CorruptSaveError(f"bad set-up: {error}") from None
+        if len(seats) != game.players:
+            raise CorruptSaveError(f"{len(seats)} seats for {game.players} players")
+        for number, move in enumerate(moves, 1):
+            try:
+                game.play(move)
+            except MathgamesError as error:
+                raise CorruptSaveError(f"move {number} ({move!r}): {error}") from None
+        self.mode = mode
+        self.mode_select.value = mode
+        self._begin(game, seats)
+        self.message.value = ""
+        self._refresh()
