@@ -46,21 +46,15 @@ ARROWS = {"ArrowUp": (0, 1), "ArrowDown": (0, -1), "ArrowLeft": (-1, 0), "ArrowR
 SAVE_VERSION = 1
 
 
-def _colour_name(player: int) -> str:
-    names = (_("blue"), _("orange"), _("green"), _("pink"), _("red"), _("sky blue"))
-    return names[player % len(names)]
-
-
-def _shape_name(player: int) -> str:
-    names = (_("circles"), _("squares"), _("triangles"), _("diamonds"), _("stars"),
-             _("hexagons"))
+def _pieces_name(player: int) -> str:
+    names = (_("blue circles"), _("orange squares"), _("green triangles"), _("pink diamonds"),
+             _("red stars"), _("sky-blue hexagons"))
     return names[player % len(names)]
 
 
 def player_label(player: int) -> str:
     """``Player 2 (orange squares)`` in the current language."""
-    return _("Player {n} ({colour} {shape})").format(
-        n=player + 1, colour=_colour_name(player), shape=_shape_name(player))
+    return _("Player {n} ({pieces})").format(n=player + 1, pieces=_pieces_name(player))
 
 
 def _seat_label(kind: str) -> str:
@@ -174,7 +168,9 @@ class HalmaApp(w.VBox):
                                                 width="20em"))
         self.move_list.add_class("mg-move-list")
         self.side = w.VBox([self.moves_title, self.move_list])
-        self.game_box = w.VBox([self.status, self.message, self.controls,
+        self.help = w.HTML()
+        self.help.add_class("mg-help")
+        self.game_box = w.VBox([self.status, self.message, self.controls, self.help,
                                 w.HBox([self.board, self.side])])
         self.game_box.add_class("mg-game")
         self.board.layout.width = "70%"
@@ -204,7 +200,9 @@ class HalmaApp(w.VBox):
     def _relabel(self) -> None:
         name = _("Halma") if self.board_key == "halma" else _("Chinese checkers")
         self.title.value = f"<h2>{esc(name)}</h2>"
+        mode = self.mode_select.value
         self.mode_select.options = [(_("Game"), "game"), (_("Crossing puzzle"), "puzzle")]
+        self.mode_select.value = mode
         self.players_label.value = f"<b>{esc(_('Players'))}</b>&nbsp;"
         for p, (label, select) in enumerate(zip(self.seat_labels, self.seat_selects,
                                                 strict=True)):
@@ -224,6 +222,10 @@ class HalmaApp(w.VBox):
         self.solution_step_button.description = _("Solver's next move")
         self.solution_all_button.description = _("Whole solution")
         self.moves_title.value = f"<b>{esc(_('Moves'))}</b>"
+        self.help.value = "<small>" + esc(_(
+            "Click a piece, then one of the ringed places. Point at a ring to see the jump "
+            "path. Keys: arrows move the frame, Enter or space clicks, Escape lets go, "
+            "U undoes.")) + "</small>"
         self.board.label = name
 
     def _show_setup_parts(self) -> None:
