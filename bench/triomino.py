@@ -16,16 +16,12 @@ from __future__ import annotations
 import argparse
 import random
 import statistics
-import sys
 import time
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-
-from mathgames.triomino.bots import GreedyBot, PlannerBot  # noqa: E402
-from mathgames.triomino.game import Game  # noqa: E402
-from mathgames.triomino.table import Table  # noqa: E402
-from mathgames.triomino.tiles import all_tiles  # noqa: E402
+from mathgames.triomino.bots import GreedyBot, PlannerBot
+from mathgames.triomino.game import Game
+from mathgames.triomino.table import Table
+from mathgames.triomino.tiles import all_tiles
 
 
 def play(game: Game, bots: list) -> Game:

@@ -77,15 +77,18 @@ def _order(p: Placement) -> tuple:
     return (p.tile.digits, p.cell, p.rotation)
 
 
-def _pattern_index(tiles: list[Tile]) -> dict[tuple, int]:
-    """How many of ``tiles`` fit each pattern of required digits (None = free corner)."""
+def _pattern_sets(tiles: list[Tile]) -> dict[tuple, frozenset[Tile]]:
+    """Which of ``tiles`` fit each pattern of required digits (None = free corner)."""
     index: dict[tuple, set[Tile]] = {}
     for tile in tiles:
         for a, b, c in tile.rotations():
             for key in ((a, b, c), (a, b, None), (a, None, c), (None, b, c), (a, None, None),
                         (None, b, None), (None, None, c), (None, None, None)):
                 index.setdefault(key, set()).add(tile)
-    return {key: len(found) for key, found in index.items()}
+    return {key: frozenset(found) for key, found in index.items()}
+
+
+_NONE: frozenset[Tile] = frozenset()
 
 
 class PlannerBot(Bot):
@@ -98,18 +101,22 @@ class PlannerBot(Bot):
       player, times the chance that the next player holds a tile that fits there
       (counted over the tiles it has not seen);
     - its own remaining tiles that still fit somewhere (flexibility) and the bonus
-      spots only it can use;
+      spots it could use itself;
+    - the chance that the next player cannot place at all and must draw (denial):
+      counted from the unseen tiles that fit any open spot;
     - the value it would still hold if the round ended (``hand_weight``).
     """
 
     name = "planner"
 
     def __init__(self, risk_weight: float = 1.0, mobility_weight: float = 4.0,
-                 hand_weight: float = 0.3, setup_weight: float = 0.25) -> None:
+                 hand_weight: float = 0.3, setup_weight: float = 0.25,
+                 denial_weight: float = 1.0) -> None:
         self.risk_weight = risk_weight
         self.mobility_weight = mobility_weight
         self.hand_weight = hand_weight
         self.setup_weight = setup_weight
+        self.denial_weight = denial_weight
 
     def choose(self, game: Game) -> Action:
         placements = game.legal_placements()
@@ -121,7 +128,7 @@ class PlannerBot(Bot):
         hand = game.hands[me]
         seen = set(hand) | set(game.table.tiles())
         unseen = [t for t in all_tiles() if t not in seen]
-        unseen_index = _pattern_index(unseen)
+        unseen_index = _pattern_sets(unseen)
         nxt = (me + 1) % game.players
         opponent_tiles = len(game.hands[nxt]) if nxt != me else 0
         best, best_score = None, float("-inf")
@@ -135,13 +142,14 @@ class PlannerBot(Bot):
         return ("place", best)
 
     def _after(self, game: Game, placement: Placement, hand: list[Tile],
-               unseen_index: dict[tuple, int], unseen: int, opponent_tiles: int) -> float:
+               unseen_index: dict[tuple, frozenset[Tile]], unseen: int,
+               opponent_tiles: int) -> float:
         rules = game.rules
         table: Table = game.table.copy()
         table.place(placement)
         rest = list(hand)
         rest.remove(placement.tile)
-        mine = _pattern_index(rest)
+        mine = _pattern_sets(rest)
         # cells whose bonus may have changed: around the corners of the new tile
         near = {c for p in cell_corners(placement.cell) for c in cells_around(p)}
         frontier = table.frontier()
@@ -160,26 +168,30 @@ class PlannerBot(Bot):
             if not value:
                 continue
             need = table.required(cell)
-            k = unseen_index.get(need, 0)
+            k = len(unseen_index.get(need, _NONE))
             if opponent_tiles and unseen:
                 chance = 1 - comb(unseen - k, opponent_tiles) / comb(unseen, opponent_tiles) \
                     if unseen - k >= opponent_tiles else 1.0
                 risk = max(risk, value * chance)
-            if mine.get(need, 0):
+            if mine.get(need):
                 setup = max(setup, value)
+        patterns = {table.required(cell) for cell in frontier}
         # how many of my remaining tiles still fit somewhere
         fitting: set[Tile] = set()
-        if rest:
-            patterns = {table.required(cell) for cell in frontier}
-            for tile in rest:
-                for a, b, c in tile.rotations():
-                    if any((x is None or x == a) and (y is None or y == b)
-                           and (z is None or z == c) for x, y, z in patterns):
-                        fitting.add(tile)
-                        break
+        theirs: set[Tile] = set()
+        for need in patterns:
+            fitting |= mine.get(need, _NONE)
+            theirs |= unseen_index.get(need, _NONE)
+        denial = 0.0
+        if opponent_tiles and unseen and rules.draw_penalty:
+            fit = len(theirs)
+            blocked = comb(unseen - fit, opponent_tiles) / comb(unseen, opponent_tiles) \
+                if unseen - fit >= opponent_tiles else 0.0
+            denial = blocked * rules.draw_penalty * (unseen + 1) / (fit + 1)
         left = sum(t.value for t in rest)
         return (-self.risk_weight * risk + self.setup_weight * setup
-                + self.mobility_weight * len(fitting) - self.hand_weight * left)
+                + self.mobility_weight * len(fitting) - self.hand_weight * left
+                + self.denial_weight * denial)
 
 
 #: The bots a setup panel offers, by name.
