@@ -15,6 +15,7 @@ import base64
 import csv
 import io
 import json
+import math
 from typing import Any
 
 import ipywidgets as w
@@ -24,7 +25,7 @@ from mathgames.core.errors import CorruptSaveError, MathgamesError
 from mathgames.core.i18n import on_language_change, translator
 from mathgames.core.resume import ResumeBanner
 from mathgames.core.svg import esc
-from mathgames.matematiko.bots import BOTS, make_bot, play_deal
+from mathgames.matematiko.bots import BOTS, Bot, make_bot, play_deal
 from mathgames.matematiko.deck import GameCodeError, new_code, normalize_code
 from mathgames.matematiko.match import Match, Player, cell_index, cell_name
 from mathgames.matematiko.odds import placement_hints
@@ -37,6 +38,12 @@ _ = translator("matematiko")
 
 STORAGE_KEY = "matematiko"
 MODES = ("solitaire", "class")
+
+
+def _make_bot(kind: str) -> Bot:
+    """A bot for the app: reproducible (seeded, and never cut short by a clock)."""
+    options: dict[str, Any] = {"random": {"seed": 0}, "strong": {"time_budget": math.inf}}
+    return make_bot(kind, **options.get(kind, {}))
 
 
 def _bot_label(kind: str) -> str:
@@ -245,7 +252,7 @@ class MatematikoApp(w.VBox):
         match.call_next()
         for player in match.players:
             if player.bot is not None:
-                bot = make_bot(player.bot)
+                bot = _make_bot(player.bot)
                 cell = bot.choose(match.grid(player.name), match.current, match.called_cards)
                 match.place(player.name, cell)
         self.message.value = ""
@@ -403,8 +410,7 @@ class MatematikoApp(w.VBox):
         assert self.match is not None
         result = {}
         for kind in BOTS:
-            grid = play_deal(make_bot(kind, **({"seed": 0} if kind == "random" else {})),
-                             self.match.deal)
+            grid = play_deal(_make_bot(kind), self.match.deal)
             result[kind] = score_grid([grid[r * 5:r * 5 + 5] for r in range(5)]).total
         return result
 

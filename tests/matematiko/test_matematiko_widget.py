@@ -46,7 +46,7 @@ def test_a_solitaire_game_played_by_clicks_shows_the_cores_total():
     assert _shown_total(app) == expected
     assert f'data-total="{expected}"' in app.board.svg
     # after the game: every bot's score on the same numbers, and the CSV
-    strong = score_grid(_rows(play_deal(make_bot("strong"), deal))).total
+    strong = score_grid(_rows(play_deal(make_bot("strong", time_budget=1e9), deal))).total
     assert app.bot_scores()["strong"] == strong
     assert "mg-bot-scores" in app.results.value
     table = list(csv.reader(io.StringIO(app.to_csv())))
