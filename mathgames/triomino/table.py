@@ -272,6 +272,11 @@ class Table:
         other.order = list(self.order)
         return other
 
+    def _repr_svg_(self) -> str:
+        from mathgames.triomino.view import table_svg
+
+        return table_svg(self)
+
     def bounds(self) -> tuple[int, int, int, int]:
         """Smallest and largest point coordinates touched: ``(i0, j0, i1, j1)``."""
         if not self._digits:

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import random
 from typing import Any
 
 import ipywidgets as w
@@ -92,11 +93,14 @@ class TriominoApp(w.VBox):
     ``rotate_button``, ``hint_button``, ``draw_button``, ``pass_button``,
     ``undo_button``, ``ready_button``, ``next_round_button``, ``new_game_button``,
     ``zoom_in_button``, ``zoom_out_button``, ``status``, ``message``, ``sheet``,
-    ``summary``; the game itself is ``game``.
+    ``summary``; the game itself is ``game``. The arguments preset the set-up panel
+    (``seed=None``: a fresh random deal; the seed is shown, so a game can be replayed).
     """
 
     def __init__(self, preset: str = "pressman", players: int = 2, bots: int = 1,
-                 bot: str = "greedy", seed: int = 1) -> None:
+                 bot: str = "greedy", seed: int | None = None) -> None:
+        if seed is None:  # a fresh deal each time; set a seed to replay one
+            seed = random.randrange(1, 100_000)
         self.game: Game | None = None
         self.bots: dict[int, Bot] = {}
         self.bot_kinds: dict[int, str] = {}
@@ -142,6 +146,11 @@ class TriominoApp(w.VBox):
         self.start_button.add_class("mg-start")
         self.setup_message = w.HTML()
         self.setup_message.add_class("mg-setup-message")
+        wide = {"description_width": "9em"}
+        for widget in (self.preset_select, self.players_select, self.bots_select,
+                       self.bot_select, self.seed_input, self.base_select):
+            widget.style = wide
+            widget.layout.width = "30em"
         self.setup = w.VBox([self.title, self.preset_select, self.custom_box,
                              self.players_select, self.bots_select, self.bot_select,
                              self.seed_input, self.start_button, self.setup_message])
@@ -175,6 +184,8 @@ class TriominoApp(w.VBox):
                             (self.next_round_button, "mg-next-round"),
                             (self.new_game_button, "mg-new"), (self.ready_button, "mg-ready")):
             widget.add_class(css)
+            if widget not in (self.zoom_in_button, self.zoom_out_button):
+                widget.layout.width = "auto"
         self.status = w.HTML()
         self.status.add_class("mg-status")
         self.message = w.HTML()

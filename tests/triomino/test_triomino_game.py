@@ -86,12 +86,21 @@ def test_scripted_solitaire():
     assert game.scores == [-3]
 
 
-def test_going_out():
-    game = small("schmidt", hands=(("2-2-3",), ("0-1-3", "4-4-4")))
+@pytest.mark.parametrize("preset", ["schmidt", "pressman", "goliath", "family"])
+def test_going_out(preset):
+    game = small(preset, hands=(("2-2-3",), ("0-1-3", "4-4-4")))
     game.place("2-2-3", (1, 0), 0)
+    if preset == "family":
+        assert game.sheet == [] and game.winners == [0] and game.phase == "game_over"
+        return
+    # 0-1-3 and 4-4-4 are worth 4 + 12 = 16
     assert lines(game, 0) == ["tile 2-2-3 +7", "went out +25",
                               "tiles left in the opponents' hands +16"]
-    assert game.phase == "game_over" and game.winners == [0] and game.round_ends == ["out"]
+    assert game.round_ends == ["out"] and game.round_winners == [[0]]
+    if preset == "schmidt":
+        assert game.phase == "game_over" and game.winners == [0]
+    else:
+        assert game.phase == "round_over"  # 48 points, far from 400
 
 
 def test_solitaire_going_out_has_no_opponents():
