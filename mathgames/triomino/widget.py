@@ -624,8 +624,8 @@ class TriominoApp(w.VBox):
                     for p in game.legal_placements(self.selected):
                         turned = p.tile.rotated(p.rotation) == digits
                         hints[p.cell] = hints.get(p.cell, False) or turned
-        elif game.phase == "play" and len(game.table) == 0:
-            clickable = set()
+            elif self.hint_button.value:  # no tile selected: where does anything fit?
+                hints = {p.cell: True for p in game.legal_placements()}
         owners = {}
         for item in game.log:
             if item[2] == "place":
@@ -639,7 +639,11 @@ class TriominoApp(w.VBox):
         if game.phase == "play" and game.current in self.bots and self.humans:
             player = self.humans[0]
         hand = game.hand(player)
-        playable = set(game.placeable_tiles()) if mine else None
+        playable = None
+        if mine:
+            playable = set(game.placeable_tiles())
+            if self.hint_button.value:
+                playable = {p.tile for p in game.legal_placements()}
         self.rack.svg = rack_svg(hand, selected=self.selected if mine else None,
                                  rotation=self.rotation, hidden=self.hidden,
                                  playable=playable, title=_("Your tiles"))
@@ -675,6 +679,9 @@ class TriominoApp(w.VBox):
                 elif game.drawn:
                     parts.append(esc(_("place the drawn tile {tile}, or draw or pass").format(
                         tile=game.last_drawn)))
+                elif not game.legal_placements():
+                    parts.append(esc(_("none of your tiles fits: draw") if game.can_draw()
+                                     else _("none of your tiles fits: pass")))
         text = " · ".join(p if p.startswith("<b") else esc(p) for p in parts)
         if game.rules.keep_score:
             scores = ", ".join(f"{esc(n)} {s}" for n, s in zip(game.names, game.scores,

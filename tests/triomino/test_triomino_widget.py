@@ -239,3 +239,19 @@ def test_rack_ignores_clicks_on_other_tiles():
                    if t not in app.game.hands[0])
     app.select(missing)
     assert app.selected is None and "not in your hand" in app.message.value
+
+
+def test_hint_mode_without_a_tile_shows_every_spot_and_dims_stuck_tiles():
+    app = started(seed=3)
+    click_placement(app, app.game.legal_placements()[0])
+    game = app.game
+    app.select(None)
+    app.hint_button.value = True
+    legal = game.legal_placements()
+    for cell in {p.cell for p in legal}:
+        polygon = app.board.svg.split(f'data-cell="{cell_id(cell)}"')[1].split("/>")[0]
+        assert "#009e73" in polygon
+    fitting = {p.tile for p in legal}
+    for tile in game.hand():
+        group = app.rack.svg.split(f'data-cell="{rack_id(tile)}"')[1].split(">")[0]
+        assert ('opacity="1"' in group) == (tile in fitting)
