@@ -103,8 +103,7 @@ class PlannerBot(Bot):
     - its own remaining tiles that still fit somewhere (flexibility) and the bonus
       spots it could use itself;
     - the chance that the next player cannot place at all and must draw (denial):
-      counted from the unseen tiles that fit any open spot; and the draws it faces
-      itself when none of its own tiles fits any more;
+      counted from the unseen tiles that fit any open spot;
     - the value it would still hold if the round ended (``hand_weight``).
     """
 
@@ -112,13 +111,12 @@ class PlannerBot(Bot):
 
     def __init__(self, risk_weight: float = 1.0, mobility_weight: float = 4.0,
                  hand_weight: float = 0.3, setup_weight: float = 0.25,
-                 denial_weight: float = 2.0, block_weight: float = 1.0) -> None:
+                 denial_weight: float = 2.0) -> None:
         self.risk_weight = risk_weight
         self.mobility_weight = mobility_weight
         self.hand_weight = hand_weight
         self.setup_weight = setup_weight
         self.denial_weight = denial_weight
-        self.block_weight = block_weight
 
     def choose(self, game: Game) -> Action:
         placements = game.legal_placements()
@@ -190,15 +188,10 @@ class PlannerBot(Bot):
             blocked = comb(unseen - fit, opponent_tiles) / comb(unseen, opponent_tiles) \
                 if unseen - fit >= opponent_tiles else 0.0
             denial = blocked * rules.draw_penalty * (unseen + 1) / (fit + 1)
-        # and the draws I face myself if none of my tiles fits any more
-        stuck = 0.0
-        if rest and not fitting and rules.draw_penalty:
-            fit = len(theirs)
-            stuck = rules.draw_penalty * (unseen + 1) / (fit + 1)
         left = sum(t.value for t in rest)
         return (-self.risk_weight * risk + self.setup_weight * setup
                 + self.mobility_weight * len(fitting) - self.hand_weight * left
-                + self.denial_weight * denial - self.block_weight * stuck)
+                + self.denial_weight * denial)
 
 
 #: The bots a setup panel offers, by name.
