@@ -29,6 +29,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from itertools import pairwise
+from typing import NamedTuple
 
 from mathgames.core.errors import CorruptSaveError, IllegalMoveError, InvalidMoveError
 from mathgames.halma.topology import Topology, get_topology
@@ -72,14 +73,15 @@ def pair_moves(occ: bytearray, cells: Iterable[int], topology: Topology,
 
     ``target[c]`` is set on the cells of the moving player's target camp (goal lock).
     """
-    neighbours, jumps = topology.neighbours, topology.jumps
+    jumps = topology.jumps
+    steps = _STEP_PAIRS.get(topology.key) or _step_pairs(topology)
     out = []
     append = out.append
     for s in cells:
         locked = target[s]
-        for n in neighbours[s]:
+        for n, pair in steps[s]:
             if not occ[n] and (not locked or target[n]):
-                append((s, n))
+                append(pair)
         # inline breadth-first search over jump landings
         seen = {s}
         frontier = [s]
@@ -97,6 +99,16 @@ def pair_moves(occ: bytearray, cells: Iterable[int], topology: Topology,
             frontier = nxt
         occ[s] = own
     return out
+
+
+_STEP_PAIRS: dict[str, tuple] = {}
+
+
+def _step_pairs(topology: Topology) -> tuple:
+    table = tuple(tuple((n, (c, n)) for n in topology.neighbours[c])
+                  for c in range(topology.size))
+    _STEP_PAIRS[topology.key] = table
+    return table
 
 
 def shortest_path(occ: bytearray, start: int, end: int, topology: Topology,
@@ -117,9 +129,10 @@ def shortest_path(occ: bytearray, start: int, end: int, topology: Topology,
 
 # -- value types ------------------------------------------------------------------------------
 
-@dataclass(frozen=True)
-class Move:
+class Move(NamedTuple):
     """A move: the cells the piece visits, by name. ``Move(())`` is a pass.
+
+    An immutable value (a named tuple with the one field ``path``).
 
     >>> m = Move.parse("a1-c3-e5")
     >>> m.path, m.start, m.end, str(m)
@@ -309,19 +322,40 @@ class Game:
         if self._over:
             return []
         p = self.to_move
-        topo, names, lock = self.topology, self.topology.names, self.target_masks[p]
+        topo, names, lock, occ = self.topology, self.topology.names, self.target_masks[p], self.occ
+        steps, first_jumps = _move_tables(topo)
+        jumps = topo.jumps
         moves = []
+        append = moves.append
+        make = tuple.__new__
         for s in self.cells[p]:
             locked = lock[s]
-            for n in topo.neighbours[s]:
-                if not self.occ[n] and (not locked or lock[n]):
-                    moves.append(Move((names[s], names[n])))
-            parent = jump_destinations(self.occ, s, topo.jumps, lock if locked else None)
-            for land in parent:
-                path = [land]
-                while path[-1] != s:
-                    path.append(parent[path[-1]])
-                moves.append(Move(tuple(names[c] for c in reversed(path))))
+            for n, move in steps[s]:
+                if not occ[n] and (not locked or lock[n]):
+                    append(move)
+            # breadth-first over jump landings, carrying each landing's path of names
+            occ[s] = 0
+            paths = {s: None}
+            frontier = []
+            for over, land, move in first_jumps[s]:
+                if occ[over] and not occ[land] and land not in paths and (
+                        not locked or lock[land]):
+                    paths[land] = move.path
+                    frontier.append(land)
+                    append(move)
+            while frontier:
+                nxt = []
+                for c in frontier:
+                    base = paths[c]
+                    for over, land in jumps[c]:
+                        if occ[over] and not occ[land] and land not in paths and (
+                                not locked or lock[land]):
+                            path = (*base, names[land])
+                            paths[land] = path
+                            nxt.append(land)
+                            append(make(Move, (path,)))
+                frontier = nxt
+            occ[s] = p + 1
         return moves or [PASS]
 
     def moves_from(self, cell: int | str) -> dict[str, Move]:
@@ -617,6 +651,21 @@ class Game:
 
     def __iter__(self) -> Iterator[Move]:
         return iter(self.legal_moves())
+
+
+_MOVE_TABLES: dict[str, tuple] = {}
+
+
+def _move_tables(topo: Topology) -> tuple:
+    """Per cell: the step moves ``(to, Move)`` and the single jumps ``(over, to, Move)``."""
+    if topo.key not in _MOVE_TABLES:
+        names = topo.names
+        steps = tuple(tuple((n, Move((names[c], names[n]))) for n in topo.neighbours[c])
+                      for c in range(topo.size))
+        jumps = tuple(tuple((o, t, Move((names[c], names[t]))) for o, t in topo.jumps[c])
+                      for c in range(topo.size))
+        _MOVE_TABLES[topo.key] = (steps, jumps)
+    return _MOVE_TABLES[topo.key]
 
 
 def _mask(size: int, cells: Iterable[int]) -> bytearray:

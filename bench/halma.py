@@ -1,0 +1,181 @@
+"""Benchmark of Halma and Chinese checkers: move generation, bots, crossing solver.
+
+    .venv/bin/python bench/halma.py            # the full run (about 15 minutes)
+    .venv/bin/python bench/halma.py --quick    # a small run (about a minute)
+
+1. Legal-move generation over recorded mid-game positions of each board
+   (1,000 each; 100 with --quick): the engine (full moves with shortest paths,
+   and the bots' (from, to) fast path) against the reference breadth-first
+   search over sets of cells in bench/halma_reference.py, which also checks
+   that both find exactly the same moves.
+2. The search bot against the greedy bot, two players, 200 games per board
+   (10 with --quick), each side starting half the games.
+3. The solitaire-crossing solver: re-finding the stored best crossings.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from halma_reference import reference_moves
+
+from mathgames.halma.bots import GreedyBot, RandomBot, SearchBot
+from mathgames.halma.game import Game
+from mathgames.halma.solutions import HOW_FOUND, SOLUTIONS
+from mathgames.halma.solver import parity_lower_bound, solve_crossing
+
+BOARD_PLAYERS = {"halma": (2, 3, 4), "star": (2, 3, 4, 6)}
+
+
+def record_positions(board: str, count: int, seed: int = 1) -> list[Game]:
+    """Mid-game positions from greedy-and-random games with every player count."""
+    rng = random.Random(seed)
+    positions: list[Game] = []
+    game_number = 0
+    while len(positions) < count:
+        players = BOARD_PLAYERS[board][game_number % len(BOARD_PLAYERS[board])]
+        game_number += 1
+        game = Game(board, players, move_limit=400)
+        bots = [GreedyBot(seed=rng.randrange(10**9)) if rng.random() < 0.8
+                else RandomBot(seed=rng.randrange(10**9)) for _ in range(players)]
+        keep = set(rng.sample(range(10, 150), 12))
+        while not game.is_over() and len(positions) < count:
+            if game.ply in keep:
+                positions.append(game.copy())
+            pair = bots[game.to_move].choose_pair(game)
+            if pair is None:
+                game.play("pass")
+            else:
+                game.push_unchecked(*pair)
+    return positions
+
+
+def reference_input(game: Game) -> tuple:
+    topo = game.topology
+    position = {topo.coords[c]: p for p in range(game.players) for c in game.cells[p]}
+    target = {topo.coords[c] for c in game.targets[game.to_move]}
+    return set(topo.coords), list(topo.directions), position, game.to_move, target
+
+
+def bench_movegen(board: str, count: int, rounds: int = 7) -> dict[str, float]:
+    positions = record_positions(board, count)
+    inputs = [reference_input(g) for g in positions]
+    # correctness: the same (from, to) pairs and the same shortest jump counts
+    for game, args in zip(positions, inputs, strict=True):
+        ref = reference_moves(*args)
+        topo = game.topology
+        mine = {}
+        for move in game.legal_moves():
+            a, b = topo.index(move.start), topo.index(move.end)
+            mine[(topo.coords[a], topo.coords[b])] = (
+                0 if b in topo.neighbours[a] else len(move.path) - 1)
+        assert mine == ref, f"engine and reference differ:\n{game.position_text()}"
+    moves = sum(len(g.pair_moves()) for g in positions)
+    runs = {
+        "reference": lambda: [reference_moves(*args) for args in inputs],
+        "engine legal_moves": lambda: [g.legal_moves() for g in positions],
+        "engine pair_moves": lambda: [g.pair_moves() for g in positions],
+    }
+    best = dict.fromkeys(runs, float("inf"))
+    for _round in range(rounds):  # interleaved, so a busy moment hurts every contender
+        for name, run in runs.items():
+            best[name] = min(best[name], _timed(run))
+    timings = {name: len(positions) / seconds for name, seconds in best.items()}
+    timings["moves per position"] = moves / len(positions)
+    return timings
+
+
+def _timed(run) -> float:
+    start = time.perf_counter()
+    run()
+    return time.perf_counter() - start
+
+
+def bench_bots(board: str, games: int, budget: float) -> dict[str, float]:
+    wins = losses = shared = limits = 0
+    lengths, think = [], []
+    for k in range(games):
+        search = SearchBot(time_budget=budget, seed=k)
+        greedy = GreedyBot(seed=10_000 + k)
+        bots = [search, greedy] if k % 2 == 0 else [greedy, search]
+        me = 0 if k % 2 == 0 else 1
+        game = Game(board, 2, move_limit=1000)
+        while not game.is_over():
+            bot = bots[game.to_move]
+            start = time.perf_counter()
+            pair = bot.choose_pair(game)
+            if bot is search:
+                think.append(time.perf_counter() - start)
+            if pair is None:
+                game.play("pass")
+            else:
+                game.push_unchecked(*pair)
+        result = game.result()
+        lengths.append(game.ply)
+        if result.reason == "move_limit":
+            limits += 1
+        elif result.reason == "shared":
+            shared += 1
+        elif result.winners == (me,):
+            wins += 1
+        else:
+            losses += 1
+    return {"games": games, "wins": wins, "losses": losses, "shared": shared,
+            "limit": limits, "rate": wins / games, "plies": statistics.mean(lengths),
+            "think": statistics.mean(think)}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--quick", action="store_true", help="a small run")
+    parser.add_argument("--budget", type=float, default=0.05,
+                        help="the search bot's seconds per move (default 0.05)")
+    args = parser.parse_args()
+    count = 100 if args.quick else 1000
+    games = 10 if args.quick else 200
+
+    print(f"1. Legal-move generation, {count} recorded mid-game positions per board "
+          "(positions per second, best of 7 interleaved rounds)")
+    print(f"{'board':8} {'moves/pos':>9} {'reference':>10} {'legal_moves':>12} {'speed-up':>9} "
+          f"{'pair_moves':>11} {'speed-up':>9}")
+    for board in ("halma", "star"):
+        t = bench_movegen(board, count)
+        ref = t["reference"]
+        print(f"{board:8} {t['moves per position']:9.1f} {ref:10.0f} "
+              f"{t['engine legal_moves']:12.0f} {t['engine legal_moves'] / ref:8.1f}x "
+              f"{t['engine pair_moves']:11.0f} {t['engine pair_moves'] / ref:8.1f}x")
+    print("   (the engine and the reference found the same moves in every position)")
+    print()
+    print(f"2. Search bot ({args.budget} s a move) against the greedy bot, 2 players, "
+          f"{games} games per board")
+    print(f"{'board':8} {'wins':>5} {'losses':>6} {'shared':>6} {'limit':>5} {'win rate':>9} "
+          f"{'plies':>6} {'s/move':>7}")
+    for board in ("halma", "star"):
+        r = bench_bots(board, games, args.budget)
+        print(f"{board:8} {r['wins']:5d} {r['losses']:6d} {r['shared']:6d} {r['limit']:5d} "
+              f"{r['rate']:8.1%} {r['plies']:6.0f} {r['think']:7.3f}")
+    print()
+    print("3. Solitaire crossing (beam search), re-finding the stored best crossings")
+    print(f"{'crossing':10} {'width':>6} {'found':>6} {'stored':>7} {'bound':>6} {'seconds':>8}")
+    keys = ["star-10"] if args.quick else list(SOLUTIONS)
+    for key in keys:
+        board, pieces = key.split("-")
+        width, lateral = HOW_FOUND[key]
+        found = solve_crossing(board, int(pieces), width=width, lateral=lateral)
+        length = len(found) if found else 0
+        seconds = found.seconds if found else float("nan")
+        print(f"{key:10} {width:6d} {length:6d} {len(SOLUTIONS[key]):7d} "
+              f"{parity_lower_bound(board, int(pieces)):6d} {seconds:8.1f}")
+    print("   star-10: 27 moves is the proven minimum (Bell 2009); 'bound' is our parity bound")
+
+
+if __name__ == "__main__":
+    main()
