@@ -645,6 +645,12 @@ class Game:
             game.move_limit is not None and ply >= game.move_limit)
         return game
 
+    def _repr_svg_(self) -> str:
+        """The position as SVG, so a game shows itself in a notebook."""
+        from mathgames.halma.view import render
+
+        return render(self)
+
     def __repr__(self) -> str:
         return (f"<Game {self.topology.key}, {self.players} players, move {self.ply}, "
                 f"player {self.to_move} to move>")

@@ -102,12 +102,15 @@ def _path_overlay(frame: _Frame, game: Game, move: Move, colour: str) -> str:
 
 def render(game: Game, selected: str | None = None,
            destinations: dict[str, Move] | None = None, cursor: str | None = None,
-           show_last: bool = True, coordinates: bool = True, title: str = "") -> str:
+           show_last: bool = True, coordinates: bool = True, show_target: bool = True,
+           title: str = "") -> str:
     """The SVG of ``game``'s position.
 
     ``selected``: the cell of the chosen piece; ``destinations``: its moves by
     destination (computed from the game when None and a piece is selected);
-    ``cursor``: the keyboard cursor's cell; ``show_last``: trace the last move.
+    ``cursor``: the keyboard cursor's cell; ``show_last``: trace the last move;
+    ``show_target``: ring the target camp of the player to move; ``coordinates``:
+    label the columns and rows (the star: its row numbers).
     """
     topo = game.topology
     frame = _Frame(game)
@@ -135,6 +138,12 @@ def render(game: Game, selected: str | None = None,
                     x2, y2 = frame.xy(topo.positions[n])
                     lines.append(f"M{num(x1)} {num(y1)}L{num(x2)} {num(y2)}")
         body.append(f'<path d="{"".join(lines)}" stroke="{LINE}" stroke-width="1.5"/>')
+        if coordinates:
+            for row in range(1, 18):
+                first = topo.index(f"a{row}")
+                x, y = frame.xy(topo.positions[first])
+                body.append(f'<text x="{num(x - UNIT * 0.62)}" y="{num(y + 5)}" font-size="14" '
+                            f'text-anchor="end" fill="{LINE}">{row}</text>')
     else:
         # column letters and row numbers
         if coordinates:
@@ -146,6 +155,8 @@ def render(game: Game, selected: str | None = None,
                 body.append(f'<text x="{num(MARGIN - 8)}" y="{num(y + 6)}" font-size="17" '
                             f'text-anchor="end" fill="{INK}">{c + 1}</text>')
     last = game.last_move() if show_last else None
+    target = game.targets[game.to_move] if show_target else frozenset()
+    mover_colour = PALETTE[game.to_move % len(PALETTE)]
     for c in range(topo.size):
         name = topo.names[c]
         x, y = frame.xy(topo.positions[c])
@@ -164,6 +175,16 @@ def render(game: Game, selected: str | None = None,
         else:
             parts.append(f'<circle cx="{num(x)}" cy="{num(y)}" r="{num(UNIT * 0.42)}" '
                          f'fill="{fill}" stroke="{LINE}" stroke-width="1.5"/>')
+        if c in target and not game.is_over():
+            if square:
+                parts.append(f'<rect x="{num(x - half + 4)}" y="{num(y - half + 4)}" '
+                             f'width="{num(UNIT - 8)}" height="{num(UNIT - 8)}" fill="none" '
+                             f'stroke="{mover_colour}" stroke-width="3" '
+                             f'stroke-dasharray="5 4"/>')
+            else:
+                parts.append(f'<circle cx="{num(x)}" cy="{num(y)}" r="{num(UNIT * 0.36)}" '
+                             f'fill="none" stroke="{mover_colour}" stroke-width="3" '
+                             f'stroke-dasharray="5 4"/>')
         if who >= 0:
             parts.append(piece_shape(who, x, y, UNIT * 0.3))
         if name == selected:
