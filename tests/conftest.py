@@ -110,9 +110,14 @@ class Server:
 
 
 @pytest.fixture(scope="session")
-def voila_url() -> Iterator[str]:
-    """The base address of a real Voila server serving ``notebooks/``."""
-    server = Server(NOTEBOOKS, ARTIFACTS / "voila-server.log")
+def voila_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """The base address of a real Voila server serving a copy of ``notebooks/``.
+
+    A copy, so that JupyterLab and Notebook 7 in the tests may save what they like.
+    """
+    served = tmp_path_factory.mktemp("served") / "notebooks"
+    shutil.copytree(NOTEBOOKS, served)
+    server = Server(served, ARTIFACTS / "voila-server.log")
     try:
         server.wait_ready()
         yield server.url
@@ -143,7 +148,7 @@ def page(browser: Any, request: pytest.FixtureRequest) -> Iterator[Any]:
     context.set_default_timeout(PAGE_TIMEOUT_MS)
     new_page = context.new_page()
     new_page.mg_errors = []
-    new_page.on("pageerror", lambda error: new_page.mg_errors.append(str(error)))
+    new_page.on("pageerror", lambda error: new_page.mg_errors.append(f"{error}\n{error.stack}"))
     yield new_page
     report = getattr(request.node, "rep_call", None)
     if report is not None and report.failed:
@@ -190,3 +195,30 @@ def notebook_page(page: Any, voila_url: str) -> Callable[..., Any]:
         return page
 
     return open_notebook
+
+
+@pytest.fixture
+def lab_page(page: Any, voila_url: str) -> Callable[..., Any]:
+    """Open a notebook in JupyterLab 4 (``ui="lab"``) or Notebook 7 (``ui="notebook"``),
+    run all its cells, and wait until ``wait_for`` is visible."""
+
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+    def open_in(name: str, ui: str = "lab", wait_for: str = ".mathgames-board") -> Any:
+        path = "lab/tree" if ui == "lab" else "notebooks"
+        page.goto(f"{voila_url}/{path}/{name}", wait_until="domcontentloaded")
+        page.wait_for_selector(".jp-Notebook .jp-Cell", timeout=PAGE_TIMEOUT_MS)
+        # JupyterLab may ask which kernel to use: take the one it proposes (Python 3).
+        dialog = page.locator(".jp-Dialog .jp-Dialog-button.jp-mod-accept")
+        try:
+            dialog.wait_for(state="visible", timeout=8_000)
+            dialog.click()
+        except PlaywrightTimeout:
+            pass
+        # The real menu, as a teacher would: Run > Run All Cells (queued until the kernel is up).
+        page.locator(".lm-MenuBar-itemLabel", has_text="Run").first.click()
+        page.locator(".lm-Menu-itemLabel", has_text="Run All Cells").first.click()
+        page.wait_for_selector(wait_for, state="visible", timeout=PAGE_TIMEOUT_MS)
+        return page
+
+    return open_in

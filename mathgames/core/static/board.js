@@ -25,6 +25,9 @@ function render({ model, el }) {
   root.className = "mathgames-board";
   root.tabIndex = 0;
   root.setAttribute("role", "application");
+  // JupyterLab and Notebook 7 leave keys inside this element to the board.
+  root.setAttribute("data-lm-suppress-shortcuts", "true");
+  root.setAttribute("data-p-suppress-shortcuts", "true");
   el.appendChild(root);
   let shown = [];
 
