@@ -190,7 +190,8 @@ class Result:
     """How a game ended (or that it has not).
 
     ``reason`` is a language-neutral code: ``"playing"``, ``"win"``, ``"shared"``
-    (several players finished in the same round) or ``"move_limit"`` (a draw).
+    (several players finished in the same round), ``"move_limit"`` (a draw) or
+    ``"blocked"`` (a draw: every player had to pass in the same round).
     ``placings[p]`` is player ``p``'s place (1 = best; equal places share):
     finishers first, then the others by pieces in their target, then by rows to go.
     """
@@ -453,7 +454,13 @@ class Game:
         self.history.append((p, path, finished_now))
         self.to_move = (p + 1) % self.players
         self._over = (bool(self.finished) and self.to_move == 0) or (
-            self.move_limit is not None and self.ply >= self.move_limit)
+            self.move_limit is not None and self.ply >= self.move_limit) or (
+            not path and self._blocked())
+
+    def _blocked(self) -> bool:
+        """Every player passed in the last round: nobody can ever move again."""
+        n = self.players
+        return len(self.history) >= n and all(not h[1] for h in self.history[-n:])
 
     def undo(self) -> Move:
         """Take back the last move; returns it. Raises IllegalMoveError at the start."""
@@ -530,7 +537,8 @@ class Game:
             return Result(False, "playing", (), placings)
         winners = tuple(sorted(self.finished))
         if not winners:
-            return Result(True, "move_limit", (), placings)
+            blocked = self.history and not self.history[-1][1] and self._blocked()
+            return Result(True, "blocked" if blocked else "move_limit", (), placings)
         return Result(True, "win" if len(winners) == 1 else "shared", winners, placings)
 
     # -- text -------------------------------------------------------------------------------

@@ -32,7 +32,7 @@ from mathgames.core.i18n import on_language_change, translator
 from mathgames.core.resume import ResumeBanner
 from mathgames.core.svg import esc
 from mathgames.halma.bots import make_bot
-from mathgames.halma.game import Game, Move
+from mathgames.halma.game import PASS, Game, Move
 from mathgames.halma.solutions import SOLUTIONS
 from mathgames.halma.topology import Topology, get_topology
 from mathgames.halma.view import render
@@ -284,12 +284,20 @@ class HalmaApp(w.VBox):
         return game is not None and not game.is_over() and self.seats[game.to_move] != "human"
 
     def _run_bots(self) -> None:
-        """Let the bots move until a human is to move (only when someone is human)."""
-        if not self.has_human:
-            return
-        while self._is_bot_turn():
-            assert self.game is not None
-            self.game.play(self.bots[self.game.to_move].choose(self.game))
+        """Let the bots move until a human is to move (only when someone is human);
+        a human who cannot move passes."""
+        game = self.game
+        while game is not None and not game.is_over():
+            if self.seats[game.to_move] == "human":
+                if game.legal_moves() != [PASS]:
+                    return
+                self._say(_("{player} cannot move and passes.").format(
+                    player=player_label(game.to_move)), error=False)
+                game.play(PASS)
+            elif self.has_human:
+                game.play(self.bots[game.to_move].choose(game))
+            else:
+                return
 
     def bot_move(self) -> None:
         """One bot move (the button shown when every player is a bot)."""

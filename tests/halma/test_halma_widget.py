@@ -178,3 +178,14 @@ def test_language_change_relabels():
     finally:
         set_language(previous)
     assert app.undo_button.description == "Undo"
+
+
+def test_a_human_who_cannot_move_passes():
+    from mathgames.halma.game import Game
+
+    app = started(board="halma", seats=["human", "greedy"])
+    stuck = Game.custom("halma", 2, {0: ["p16"], 1: ["o16", "o15", "p15", "n16", "n14", "p14"]})
+    app._begin(stuck, ["human", "greedy"])
+    app._run_bots()
+    assert "passes" in app.message.value and "Player 1" in app.message.value
+    assert app.game.moves[0].is_pass
