@@ -437,6 +437,8 @@ class HalmaApp(w.VBox):
             result = game.result()
             if result.reason == "move_limit":
                 return _("Draw: the move limit was reached.")
+            if not result.winners:
+                return _("Draw: nobody can move.")
             names = ", ".join(player_label(p) for p in result.winners)
             if result.reason == "shared":
                 return _("{players} finished in the same round and share the win!").format(
