@@ -168,6 +168,19 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) ->
     return report
 
 
+ERROR_OUTPUT = ".jp-OutputArea-output[data-mime-type='application/vnd.jupyter.stderr']"
+
+
+def voila_errors(page: Any) -> list[str]:
+    """What Voila shows of failed cells: error outputs and its 'error when executing' notes."""
+    texts = [page.locator(ERROR_OUTPUT).nth(i).text_content() or ""
+             for i in range(page.locator(ERROR_OUTPUT).count())]
+    body = page.locator("body").text_content() or ""
+    if "There was an error when executing cell" in body or "Traceback" in body:
+        texts.append(body[body.find("There was an error"):][:2000] or body[:2000])
+    return [text for text in texts if "Error" in text or "error" in text]
+
+
 def wait_rendered(page: Any, wait_for: str = ".mathgames-board") -> None:
     """Wait until Voila has run the notebook and ``wait_for`` is visible.
 
@@ -175,12 +188,11 @@ def wait_rendered(page: Any, wait_for: str = ".mathgames-board") -> None:
     """
     deadline = time.monotonic() + PAGE_TIMEOUT_MS / 1000
     while time.monotonic() < deadline:
+        errors = voila_errors(page)
+        if errors:
+            pytest.fail("the notebook failed in Voila:\n" + "\n".join(errors))
         if page.locator(wait_for).first.is_visible():
             return
-        errors = page.locator(".jp-RenderedText[data-mime-type='application/vnd.jupyter.stderr'],"
-                              " .voila-error, .jp-OutputArea-output pre.error")
-        if errors.count() and "Error" in (errors.first.text_content() or ""):
-            pytest.fail("the notebook failed in Voila:\n" + (errors.first.text_content() or ""))
         page.wait_for_timeout(200)
     pytest.fail(f"{wait_for!r} did not appear within {PAGE_TIMEOUT_MS / 1000:.0f} s")
 
