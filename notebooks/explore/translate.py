@@ -1,0 +1,214 @@
+"""Generate the Polish, Czech and Russian copies of the lesson notebooks.
+
+The English notebooks in this folder are the source. Each language copy
+``<language>/<lesson>.ipynb`` is the English notebook, executed outputs included,
+with two changes only:
+
+- every markdown cell's text is replaced by its translation from
+  ``translations/<language>.json``;
+- the first code cell (the hidden header) passes ``language="<language>"`` to
+  ``header(...)``, which sets the kernel's language, so the charts and controls
+  are labelled in that language too.
+
+Code cells and their stored outputs stay identical, so nbval checks the copies
+against the same results as the English source.
+
+A translation file maps each lesson and markdown cell id to the English text it
+was made from (``source``) and its translation (``text``). When an English cell
+changes, its translation is *stale* until a translator updates both fields.
+
+    .venv/bin/python notebooks/explore/translate.py            # write the copies
+    .venv/bin/python notebooks/explore/translate.py --check    # exit 1 if out of date
+    .venv/bin/python notebooks/explore/translate.py --todo pl  # list missing or stale cells
+    .venv/bin/python notebooks/explore/translate.py --add-missing pl   # add empty entries
+"""
+
+from __future__ import annotations
+
+import argparse
+import copy
+import json
+import sys
+from pathlib import Path
+
+import nbformat
+
+HERE = Path(__file__).resolve().parent
+TRANSLATIONS = HERE / "translations"
+LESSONS = ("triomino_combinatorics", "matematiko_probabilities", "board_geometry")
+LANGUAGES = ("pl", "cs", "ru")
+HEADER = 'from mathgames.app.page import header\n\nheader("explore/{lesson}.ipynb"{extra})'
+
+
+class TranslationError(Exception):
+    """A markdown cell without an up-to-date translation, or an unexpected notebook."""
+
+
+def english(lesson: str) -> nbformat.NotebookNode:
+    """The English source notebook of a lesson."""
+    return nbformat.read(HERE / f"{lesson}.ipynb", as_version=4)
+
+
+def copy_path(lesson: str, language: str) -> Path:
+    """Where the copy of a lesson in a language lives."""
+    return HERE / language / f"{lesson}.ipynb"
+
+
+def load_translations(language: str) -> dict:
+    """The translation file of a language: ``{lesson: {cell id: {source, text}}}``."""
+    path = TRANSLATIONS / f"{language}.json"
+    if not path.exists():
+        return {}
+    return json.loads(path.read_text(encoding="utf-8"))["lessons"]
+
+
+def save_translations(language: str, lessons: dict) -> None:
+    """Write a translation file (stable order: lessons and cells as in the notebooks)."""
+    data = {"language": language, "lessons": lessons}
+    text = json.dumps(data, ensure_ascii=False, indent=1) + "\n"
+    (TRANSLATIONS / f"{language}.json").write_text(text, encoding="utf-8")
+
+
+def problems(lesson: str, language: str, translations: dict | None = None) -> list[str]:
+    """Markdown cells of a lesson whose translation is missing, empty or stale."""
+    if translations is None:
+        translations = load_translations(language)
+    entries = translations.get(lesson, {})
+    found = []
+    for cell in english(lesson).cells:
+        if cell.cell_type != "markdown":
+            continue
+        entry = entries.get(cell.id)
+        if entry is None or not entry.get("text", "").strip():
+            found.append(f"{language}: {lesson}: cell {cell.id!r} has no translation")
+        elif entry.get("source") != cell.source:
+            found.append(f"{language}: {lesson}: cell {cell.id!r} changed in English since "
+                         "it was translated")
+    known = {cell.id for cell in english(lesson).cells if cell.cell_type == "markdown"}
+    found += [f"{language}: {lesson}: translation of a cell {cell_id!r} that does not exist"
+              for cell_id in entries if cell_id not in known]
+    return found
+
+
+def header_source(lesson: str, language: str | None = None) -> str:
+    """The source of a lesson's first (header) cell, in English or for a language copy."""
+    return HEADER.format(lesson=lesson, extra=f', language="{language}"' if language else "")
+
+
+def translated(lesson: str, language: str,
+               translations: dict | None = None) -> nbformat.NotebookNode:
+    """The language copy of a lesson, built in memory."""
+    if translations is None:
+        translations = load_translations(language)
+    found = problems(lesson, language, translations)
+    if found:
+        raise TranslationError("\n".join(found))
+    notebook = copy.deepcopy(english(lesson))
+    first = next(cell for cell in notebook.cells if cell.cell_type == "code")
+    if first.source != header_source(lesson):
+        raise TranslationError(f"{lesson}: the first code cell is not the header cell:\n"
+                               f"{first.source}")
+    first.source = header_source(lesson, language)
+    for cell in notebook.cells:
+        if cell.cell_type == "markdown":
+            cell.source = translations[lesson][cell.id]["text"]
+    notebook.metadata["mathgames"] = {
+        "language": language,
+        "generated_from": f"../{lesson}.ipynb",
+        "generated_by": "translate.py (do not edit this copy; edit the English notebook "
+                        "and translations/" + language + ".json)",
+    }
+    return notebook
+
+
+def text_of(notebook: nbformat.NotebookNode) -> str:
+    """A notebook as the text written to disk (as ``nbformat.write`` writes it)."""
+    text = nbformat.writes(notebook)
+    return text if text.endswith("\n") else text + "\n"
+
+
+def out_of_date() -> list[str]:
+    """Every problem: missing or stale translations, copies that differ from a fresh build."""
+    found = []
+    for language in LANGUAGES:
+        translations = load_translations(language)
+        for lesson in LESSONS:
+            trouble = problems(lesson, language, translations)
+            if trouble:
+                found += trouble
+                continue
+            path = copy_path(lesson, language)
+            wanted = text_of(translated(lesson, language, translations))
+            if not path.exists() or path.read_text(encoding="utf-8") != wanted:
+                found.append(f"{path.relative_to(HERE)} is not up to date: run translate.py")
+    return found
+
+
+def write_copies() -> list[Path]:
+    """Write every language copy that changed; return the paths written."""
+    written = []
+    for language in LANGUAGES:
+        translations = load_translations(language)
+        for lesson in LESSONS:
+            path = copy_path(lesson, language)
+            wanted = text_of(translated(lesson, language, translations))
+            if not path.exists() or path.read_text(encoding="utf-8") != wanted:
+                path.parent.mkdir(exist_ok=True)
+                path.write_text(wanted, encoding="utf-8")
+                written.append(path)
+    return written
+
+
+def add_missing(language: str) -> int:
+    """Add empty entries for untranslated cells (and refresh nothing else)."""
+    lessons = load_translations(language)
+    added = 0
+    ordered: dict = {}
+    for lesson in LESSONS:
+        entries = lessons.get(lesson, {})
+        ordered[lesson] = {}
+        for cell in english(lesson).cells:
+            if cell.cell_type != "markdown":
+                continue
+            if cell.id not in entries:
+                entries[cell.id] = {"source": cell.source, "text": ""}
+                added += 1
+            ordered[lesson][cell.id] = entries[cell.id]
+        ordered[lesson].update({k: v for k, v in entries.items() if k not in ordered[lesson]})
+    save_translations(language, ordered)
+    return added
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--check", action="store_true",
+                        help="only report what is out of date (exit status 1 if anything is)")
+    parser.add_argument("--todo", metavar="LANG", help="list the cells LANG still has to translate")
+    parser.add_argument("--add-missing", metavar="LANG",
+                        help="add empty entries for LANG's untranslated cells")
+    args = parser.parse_args(argv)
+    if args.todo:
+        for lesson in LESSONS:
+            for line in problems(lesson, args.todo):
+                print(line)
+        return 0
+    if args.add_missing:
+        print(f"added {add_missing(args.add_missing)} empty entries")
+        return 0
+    if args.check:
+        found = out_of_date()
+        for line in found:
+            print(line)
+        return 1 if found else 0
+    try:
+        written = write_copies()
+    except TranslationError as error:
+        print(error, file=sys.stderr)
+        return 1
+    for path in written:
+        print("wrote", path.relative_to(HERE))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
