@@ -250,13 +250,20 @@ class MatematikoApp(w.VBox):
                     names=", ".join(waiting), card=match.current))
             return
         match.call_next()
+        self._bots_play()
+        self.message.value = ""
+        self._refresh()
+
+    def _bots_play(self) -> None:
+        """Every bot that has not placed the current number places it now."""
+        match = self.match
+        if match is None or match.called == 0:
+            return
         for player in match.players:
-            if player.bot is not None:
+            if player.bot is not None and not match.has_placed(player.name):
                 bot = _make_bot(player.bot)
                 cell = bot.choose(match.grid(player.name), match.current, match.called_cards)
                 match.place(player.name, cell)
-        self.message.value = ""
-        self._refresh()
 
     def place(self, cell: int | str) -> None:
         """Put the current number into a cell of the player being shown."""
@@ -477,9 +484,12 @@ class MatematikoApp(w.VBox):
                 "mode") not in MODES:
             raise CorruptSaveError("not a saved Matematiko game")
         match = Match.from_dict(data.get("match"))
+        if any(p.bot is not None and p.bot not in BOTS for p in match.players):
+            raise CorruptSaveError("a player is played by an unknown bot")
         self.mode = data["mode"]
         self.mode_select.value = self.mode
         self._begin(match)
+        self._bots_play()
         waiting = [n for n in match.waiting() if n in self.humans]
         if waiting:
             self.viewing = waiting[0]

@@ -5,6 +5,7 @@ from __future__ import annotations
 import base64
 import csv
 import io
+import json
 import re
 
 import pytest
@@ -146,3 +147,19 @@ def test_labels_follow_the_language():
     finally:
         set_language(previous)
     assert app.start_button.description == "Start"
+
+
+def test_loading_lets_bots_catch_up_and_refuses_unknown_bots():
+    from mathgames.matematiko.match import Match, Player
+
+    match = Match(["Ann", Player("strong bot", "strong")], code=CODE)
+    match.call_next()
+    match.place("Ann", "a1")  # the bot has not placed the first number yet
+    app = MatematikoApp()
+    app.load(json.dumps({"app": "matematiko", "mode": "class", "match": match.to_dict()}))
+    assert app.match.has_placed("strong bot") and app.match.called == 1
+    odd = Match(["Ann", Player("Hal", "hal9000")], code=CODE)
+    before = app.save()
+    with pytest.raises(CorruptSaveError, match="unknown bot"):
+        app.load(json.dumps({"app": "matematiko", "mode": "class", "match": odd.to_dict()}))
+    assert app.save() == before
