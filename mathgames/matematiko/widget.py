@@ -65,6 +65,7 @@ class MatematikoApp(w.VBox):
         self.viewing: str | None = None
         self.cursor = 12
         self.hints_on = False
+        self._bot_scores: dict[tuple[int, ...], dict[str, int]] = {}
         # -- set-up panel --------------------------------------------------
         self.title = w.HTML()
         self.mode_select = w.ToggleButtons(options=[("", m) for m in MODES], value=self.mode)
@@ -415,11 +416,14 @@ class MatematikoApp(w.VBox):
     def bot_scores(self) -> dict[str, int]:
         """How each bot would have scored on the same 25 numbers."""
         assert self.match is not None
-        result = {}
-        for kind in BOTS:
-            grid = play_deal(_make_bot(kind), self.match.deal)
-            result[kind] = score_grid([grid[r * 5:r * 5 + 5] for r in range(5)]).total
-        return result
+        deal = self.match.deal
+        if deal not in self._bot_scores:
+            result = {}
+            for kind in BOTS:
+                grid = play_deal(_make_bot(kind), deal)
+                result[kind] = score_grid([grid[r * 5:r * 5 + 5] for r in range(5)]).total
+            self._bot_scores = {deal: result}
+        return dict(self._bot_scores[deal])
 
     def results_rows(self) -> list[list[str | int]]:
         """The results table: a header, then one row per player (rank, name, lines, total)."""
