@@ -168,7 +168,8 @@ class SearchBot(_Bot):
     """Looks ahead within ``time_budget`` seconds a move (iterative deepening).
 
     Two players: alpha-beta over the ``width`` most promising moves of each
-    node. More players: best-reply search (our move, then the single most
+    node (``root_width`` at the root, so that a quiet move that prepares a long
+    jump is still considered). More players: best-reply search (our move, then the single most
     harmful move of any opponent, then ours again...). The score is how far the
     best opponent still has to go minus how far we still have to go.
     """
@@ -176,11 +177,12 @@ class SearchBot(_Bot):
     name = "search"
 
     def __init__(self, time_budget: float = 0.25, max_depth: int = 4, width: int = 10,
-                 seed: int | None = None) -> None:
+                 root_width: int = 30, seed: int | None = None) -> None:
         super().__init__(seed)
         self.time_budget = time_budget
         self.max_depth = max_depth
         self.width = width
+        self.root_width = root_width
         self.last_depth = 0
 
     def __repr__(self) -> str:
@@ -223,7 +225,7 @@ class SearchBot(_Bot):
         self.floor = []
         for p in range(self.n):
             best = sorted(self.costs[p][c] for c in game.targets[p])
-            self.floor.append(sum(best[:game.pieces]))
+            self.floor.append(sum(best[:len(self.cells[p])]))
         self.remaining = [sum(self.costs[p][c] for c in self.cells[p]) - self.floor[p]
                           for p in range(self.n)]
         self.nodes = 0
@@ -276,7 +278,7 @@ class SearchBot(_Bot):
     def _root(self, me: int, ordered: list[tuple[int, int]], depth: int
               ) -> tuple[float, tuple[int, int]]:
         alpha, best_pair = -math.inf, ordered[0]
-        for a, b in ordered[: max(self.width, 1)]:
+        for a, b in ordered[: max(self.root_width, 1)]:
             self._make(me, a, b)
             try:
                 value = self._min(me, depth - 1, alpha, math.inf)
@@ -321,10 +323,8 @@ class SearchBot(_Bot):
         if self.n > 2:  # best-reply search: the most harmful moves of all opponents
             replies.sort(key=lambda m: self.costs[m[0]][m[2]] - self.costs[m[0]][m[1]])
             replies = replies[: self.width]
-        if score < beta:
-            beta = score
-            if alpha >= beta:
-                return beta
+        if not replies:
+            return self._max(me, depth - 1, alpha, beta)
         for q, a, b in replies:
             self._make(q, a, b)
             try:

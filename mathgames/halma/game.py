@@ -517,7 +517,7 @@ class Game:
         """
         rows = self.rows[player]
         best = sorted(rows[c] for c in self.targets[player])
-        return sum(rows[c] for c in self.cells[player]) - sum(best[:self.pieces])
+        return sum(rows[c] for c in self.cells[player]) - sum(best[:len(self.cells[player])])
 
     def is_over(self) -> bool:
         """True when the game has ended (win, shared win or move limit)."""

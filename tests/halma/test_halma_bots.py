@@ -44,8 +44,22 @@ def test_search_bot_takes_the_winning_move_and_the_fill_rule_win():
     assert str(GreedyBot().choose(game)) == "h13-d14"
 
 
-def test_search_bot_plans_two_moves_ahead():
-    # player 0 (target N) can set up a jump: greedy cannot see it, the search can
+def test_search_bot_prepares_a_long_jump_that_greedy_misses():
+    # c1-b2 gains nothing at once but opens a1-c3-e5-g7 (12 rows) on the next turn
+    base = Game.custom("halma", 2, {0: ["a1", "c1", "d4", "f6"], 1: ["p1"]})
+    outcomes = {}
+    for bot in (GreedyBot(seed=1), SearchBot(time_budget=2.0, max_depth=3)):
+        game = base.copy()
+        opponent = GreedyBot(seed=2)
+        for _ in range(2):
+            game.play(bot.choose(game))
+            game.play(opponent.choose(game))
+        outcomes[bot.name] = game.rows_to_go(0)
+    assert outcomes["search"] < outcomes["greedy"]
+    assert base.rows_to_go(0) - outcomes["search"] >= 12
+
+
+def test_search_bot_deepens_within_its_budget():
     game = Game("star", 2)
     bot = SearchBot(time_budget=0.5, max_depth=3)
     bot.choose(game)
