@@ -125,16 +125,16 @@ class TriominoApp(w.VBox):
         self.seed_input.add_class("mg-seed")
         self.base_select = w.Dropdown(options=[], layout=w.Layout(width="22em"))
         self.base_select.add_class("mg-base-preset")
-        self.number_inputs = {f: w.IntText(layout=w.Layout(width="30em"),
-                                           style={"description_width": "20em"})
+        self.number_inputs = {f: w.IntText(layout=w.Layout(width="34em"),
+                                           style={"description_width": "26em"})
                               for f in NUMBER_FIELDS}
         self.hexagon_inputs = [w.IntText(layout=w.Layout(width="5em")) for _ in range(3)]
         self.hexagon_label = w.HTML()
         self.switch_inputs = {f: w.Checkbox(indent=False) for f in SWITCH_FIELDS}
-        self.draw_when_select = w.Dropdown(options=[], layout=w.Layout(width="30em"),
-                                           style={"description_width": "20em"})
-        self.place_drawn_select = w.Dropdown(options=[], layout=w.Layout(width="30em"),
-                                             style={"description_width": "20em"})
+        self.draw_when_select = w.Dropdown(options=[], layout=w.Layout(width="48em"),
+                                           style={"description_width": "26em"})
+        self.place_drawn_select = w.Dropdown(options=[], layout=w.Layout(width="48em"),
+                                             style={"description_width": "26em"})
         for name, box in self.number_inputs.items():
             box.add_class(f"mg-rule-{name.replace('_', '-')}")
         self.custom_box = w.VBox([
