@@ -109,6 +109,7 @@ class TriominoApp(w.VBox):
         self.zoom_level = 0
         self.revealed: int | None = None
         self.recent: list[str] = []
+        self._relabeling = False
         # -- set-up panel ---------------------------------------------------------
         self.title = w.HTML()
         self.preset_select = w.Dropdown(options=[], layout=w.Layout(width="22em"))
@@ -226,7 +227,7 @@ class TriominoApp(w.VBox):
         self.preset_select.value = preset if preset in PRESETS else "pressman"
         self.bot_select.value = bot if bot in BOTS else "greedy"
         self._fill_custom(self.preset_select.value)
-        self.base_select.observe(lambda _c: self._fill_custom(self.base_select.value), "value")
+        self.base_select.observe(self._base_changed, "value")
         self._players_changed(None)
         self._preset_changed(None)
         on_language_change(self._language_changed)
@@ -237,6 +238,13 @@ class TriominoApp(w.VBox):
         self._refresh()
 
     def _relabel(self) -> None:
+        self._relabeling = True
+        try:
+            self._set_labels()
+        finally:
+            self._relabeling = False
+
+    def _set_labels(self) -> None:
         heading = esc(_("Triomino"))
         intro = esc(_("Place triangular tiles so that every corner meets the same digit."))
         self.title.value = f"<h2 style='margin:0.2em 0'>{heading}</h2><p>{intro}</p>"
@@ -286,7 +294,13 @@ class TriominoApp(w.VBox):
         self.rack.label = _("Your tiles")
 
     # -- set-up -------------------------------------------------------------------------
+    def _base_changed(self, _change: Any) -> None:
+        if not self._relabeling:
+            self._fill_custom(self.base_select.value)
+
     def _preset_changed(self, _change: Any) -> None:
+        if self._relabeling:
+            return
         preset = self.preset_select.value
         self.custom_box.layout.display = None if preset == "custom" else "none"
         if preset == "solitaire":

@@ -255,3 +255,16 @@ def test_hint_mode_without_a_tile_shows_every_spot_and_dims_stuck_tiles():
     for tile in game.hand():
         group = app.rack.svg.split(f'data-cell="{rack_id(tile)}"')[1].split(">")[0]
         assert ('opacity="1"' in group) == (tile in fitting)
+
+
+def test_a_language_change_keeps_the_custom_values():
+    app = TriominoApp(preset="solitaire")
+    app.preset_select.value = "custom"
+    app.number_inputs["bridge_bonus"].value = 33
+    app.players_select.value = 3
+    try:
+        set_language("cs")
+        assert app.preset_select.value == "custom" and app.players_select.value == 3
+        assert app.number_inputs["bridge_bonus"].value == 33
+    finally:
+        set_language("en")
