@@ -166,7 +166,7 @@ def rack_svg(tiles: Sequence[Tile], *, selected: Tile | None = None, rotation: i
             f'<polygon points="{tile_polygon(cell)}" fill="{fill}" stroke="{stroke}" '
             f'stroke-width="{8 if is_selected else 3}" stroke-linejoin="round"/>'
             + ("" if hidden else _digits(cell, digits, size=0.27)) + "</g>")
-    count = max(len(tiles), 1)
+    count = max(len(tiles), 9)  # room for a full rack, so tiles keep their size
     width = (count + 1) * 1.0 + count * gap
     return svg_document(width * SCALE, (HEIGHT + 0.2) * SCALE, "".join(body), title=title,
                         x=-0.1 * SCALE, y=-0.1 * SCALE)
