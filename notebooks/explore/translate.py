@@ -21,6 +21,7 @@ changes, its translation is *stale* until a translator updates both fields.
     .venv/bin/python notebooks/explore/translate.py --check    # exit 1 if out of date
     .venv/bin/python notebooks/explore/translate.py --todo pl  # list missing or stale cells
     .venv/bin/python notebooks/explore/translate.py --add-missing pl   # add empty entries
+    .venv/bin/python notebooks/explore/translate.py --execute  # re-run the English lessons first
 """
 
 from __future__ import annotations
@@ -159,6 +160,21 @@ def write_copies() -> list[Path]:
     return written
 
 
+def execute(lessons: tuple[str, ...] = LESSONS) -> None:
+    """Run the English lessons top to bottom and store their outputs (no timestamps)."""
+    from nbclient import NotebookClient
+
+    for lesson in lessons:
+        path = HERE / f"{lesson}.ipynb"
+        notebook = nbformat.read(path, as_version=4)
+        NotebookClient(notebook, timeout=300, kernel_name="python3",
+                       resources={"metadata": {"path": str(HERE)}}).execute()
+        for cell in notebook.cells:
+            cell.metadata.pop("execution", None)
+        nbformat.write(notebook, path)
+        print("executed", path.name)
+
+
 def add_missing(language: str) -> int:
     """Add empty entries for untranslated cells (and refresh nothing else)."""
     lessons = load_translations(language)
@@ -186,6 +202,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--todo", metavar="LANG", help="list the cells LANG still has to translate")
     parser.add_argument("--add-missing", metavar="LANG",
                         help="add empty entries for LANG's untranslated cells")
+    parser.add_argument("--execute", action="store_true",
+                        help="first run the English lessons and store their outputs")
     args = parser.parse_args(argv)
     if args.todo:
         for lesson in LESSONS:
@@ -200,6 +218,8 @@ def main(argv: list[str] | None = None) -> int:
         for line in found:
             print(line)
         return 1 if found else 0
+    if args.execute:
+        execute()
     try:
         written = write_copies()
     except TranslationError as error:
