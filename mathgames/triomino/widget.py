@@ -384,7 +384,7 @@ class TriominoApp(w.VBox):
         self.rotation = 0
         self.zoom_level = 0
         self.revealed = None
-        self.recent = []
+        self.recent = [self._describe_start()] if game.is_start_move else []
         self.setup.layout.display = "none"
         self.play_area.layout.display = None
         self._run_bots()
@@ -499,7 +499,7 @@ class TriominoApp(w.VBox):
         if self.game is None or self.game.phase != "round_over":
             return
         self.game.next_round()
-        self.recent = []
+        self.recent = [self._describe_start()]
         self.revealed = None
         self._run_bots()
         self.message.value = "<br>".join(esc(line) for line in self.recent if line)
@@ -539,6 +539,19 @@ class TriominoApp(w.VBox):
                 game.apply(self.bots[player].choose(game))
             self.recent.append(self._describe_turn(turn))
             guard += 1
+
+    def _describe_start(self) -> str:
+        """Who starts the round, and why."""
+        game = self.game
+        name = game.names[game.starter]
+        if game.start_draws:
+            drawn = ", ".join(f"{game.names[p]} {tile}" for p, tile in game.start_draws)
+            return _("Drawing for the start: {list}. Starting player: {name}.").format(list=drawn,
+                                                                            name=name)
+        if game.start_tiles and game.is_start_move:
+            return _("Starting player: {name}, with {tile}.").format(name=name,
+                                                               tile=game.start_tiles[0])
+        return ""
 
     def _describe_turn(self, turn: int | None = None) -> str:
         """What happened in one turn (the latest by default), in words."""

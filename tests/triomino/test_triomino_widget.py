@@ -49,6 +49,10 @@ def test_setup_then_play():
     assert game.current == 0 and game.is_start_move
     # the empty table offers the middle cell only
     assert app.board.cell_ids == {cell_id((0, 0))}
+    assert f"Starting player: You, with {game.start_tiles[0]}" in app.message.value
+    app = TriominoApp(seed=4, preset="goliath")
+    app.start_button.click()
+    assert "Drawing for the start" in app.message.value
 
 
 def test_placing_by_clicking_updates_the_score_sheet():
