@@ -22,7 +22,7 @@ from mathgames.triomino.geometry import cell_corners, cells_around
 from mathgames.triomino.table import Placement, Table
 from mathgames.triomino.tiles import Tile, all_tiles
 
-__all__ = ["BOTS", "Bot", "GreedyBot", "PlannerBot", "RandomBot", "make_bot"]
+__all__ = ["BOTS", "Bot", "GreedyBot", "PlannerBot", "RandomBot", "hand_candidates", "make_bot"]
 
 
 class Bot:
@@ -91,6 +91,34 @@ def _pattern_sets(tiles: list[Tile]) -> dict[tuple, frozenset[Tile]]:
 _NONE: frozenset[Tile] = frozenset()
 
 
+def hand_candidates(game: Game, player: int, unseen: list[Tile]) -> list[Tile]:
+    """The unseen tiles that may be in ``player``'s hand, judged from public events only.
+
+    Where one may draw only when nothing fits (``draw_when="blocked"``), a player who
+    drew had no tile that fitted the table at that moment, and kept only drawn tiles
+    that did not fit either: after their latest such turn, every tile in their hand
+    misses the table as it was then. (Which tiles were drawn is not looked at.)
+    """
+    if game.rules.draw_when != "blocked" or (player == game.current and game.drawn):
+        return unseen  # (in the middle of drawing, the hand holds fresh tiles)
+    log = game.log
+    start = max((i + 1 for i, item in enumerate(log) if item[2] == "round_end"), default=0)
+    places, blocked_at = 0, None
+    for item in log[start:]:
+        if item[2] == "place":
+            places += 1
+        elif item[2] == "draw" and item[1] == player:
+            blocked_at = places
+    if blocked_at is None:
+        return unseen
+    before = len(game.table.order) - places  # tiles put down without a move (solitaire)
+    then = Table()
+    for placement in game.table.order[:before + blocked_at]:
+        then.place(placement)
+    fitting = {p.tile for p in then.placements_for(unseen)}
+    return [t for t in unseen if t not in fitting]
+
+
 class PlannerBot(Bot):
     """A stronger player: the immediate score, and also what the move leaves behind.
 
@@ -103,7 +131,9 @@ class PlannerBot(Bot):
     - its own remaining tiles that still fit somewhere (flexibility) and the bonus
       spots it could use itself;
     - the chance that the next player cannot place at all and must draw (denial):
-      counted from the unseen tiles that fit any open spot;
+      counted from the unseen tiles that fit any open spot; where one draws only when
+      blocked, a player who drew is known to hold no tile that fitted the table then
+      (:func:`hand_candidates`);
     - the value it would still hold if the round ended (``hand_weight``).
     """
 
@@ -111,7 +141,7 @@ class PlannerBot(Bot):
 
     def __init__(self, risk_weight: float = 1.0, mobility_weight: float = 4.0,
                  hand_weight: float = 0.3, setup_weight: float = 0.25,
-                 denial_weight: float = 2.0) -> None:
+                 denial_weight: float = 3.0) -> None:
         self.risk_weight = risk_weight
         self.mobility_weight = mobility_weight
         self.hand_weight = hand_weight
@@ -131,18 +161,23 @@ class PlannerBot(Bot):
         unseen_index = _pattern_sets(unseen)
         nxt = (me + 1) % game.players
         opponent_tiles = len(game.hands[nxt]) if nxt != me else 0
+        candidates = hand_candidates(game, nxt, unseen) if opponent_tiles else unseen
+        if len(candidates) < opponent_tiles:  # cannot happen in a real game; be safe
+            candidates = unseen
+        candidate_index = _pattern_sets(candidates)
         best, best_score = None, float("-inf")
         for placement in sorted(placements, key=_order):
             score = game.points_for(placement)
             if len(hand) > 1:
                 score += self._after(game, placement, hand, unseen_index, len(unseen),
-                                     opponent_tiles)
+                                     candidate_index, len(candidates), opponent_tiles)
             if score > best_score:
                 best, best_score = placement, score
         return ("place", best)
 
     def _after(self, game: Game, placement: Placement, hand: list[Tile],
                unseen_index: dict[tuple, frozenset[Tile]], unseen: int,
+               candidate_index: dict[tuple, frozenset[Tile]], candidates: int,
                opponent_tiles: int) -> float:
         rules = game.rules
         table: Table = game.table.copy()
@@ -168,10 +203,10 @@ class PlannerBot(Bot):
             if not value:
                 continue
             need = table.required(cell)
-            k = len(unseen_index.get(need, _NONE))
-            if opponent_tiles and unseen:
-                chance = 1 - comb(unseen - k, opponent_tiles) / comb(unseen, opponent_tiles) \
-                    if unseen - k >= opponent_tiles else 1.0
+            k = len(candidate_index.get(need, _NONE))
+            if opponent_tiles and candidates:
+                chance = 1 - comb(candidates - k, opponent_tiles) / comb(
+                    candidates, opponent_tiles) if candidates - k >= opponent_tiles else 1.0
                 risk = max(risk, value * chance)
             if mine.get(need):
                 setup = max(setup, value)
@@ -179,15 +214,17 @@ class PlannerBot(Bot):
         # how many of my remaining tiles still fit somewhere
         fitting: set[Tile] = set()
         theirs: set[Tile] = set()
+        anyone: set[Tile] = set()
         for need in patterns:
             fitting |= mine.get(need, _NONE)
-            theirs |= unseen_index.get(need, _NONE)
+            theirs |= candidate_index.get(need, _NONE)
+            anyone |= unseen_index.get(need, _NONE)
         denial = 0.0
-        if opponent_tiles and unseen and rules.draw_penalty:
+        if opponent_tiles and candidates and rules.draw_penalty:
             fit = len(theirs)
-            blocked = comb(unseen - fit, opponent_tiles) / comb(unseen, opponent_tiles) \
-                if unseen - fit >= opponent_tiles else 0.0
-            denial = blocked * rules.draw_penalty * (unseen + 1) / (fit + 1)
+            blocked = comb(candidates - fit, opponent_tiles) / comb(candidates, opponent_tiles) \
+                if candidates - fit >= opponent_tiles else 0.0
+            denial = blocked * rules.draw_penalty * (unseen + 1) / (len(anyone) + 1)
         left = sum(t.value for t in rest)
         return (-self.risk_weight * risk + self.setup_weight * setup
                 + self.mobility_weight * len(fitting) - self.hand_weight * left

@@ -72,3 +72,25 @@ def test_make_bot():
     assert isinstance(make_bot("planner"), PlannerBot)
     with pytest.raises(ValueError, match="unknown bot"):
         make_bot("oracle")
+
+
+@pytest.mark.parametrize("preset", ["pressman", "family", "schmidt"])
+def test_hand_candidates_never_rule_out_a_tile_actually_held(preset):
+    from mathgames.triomino import all_tiles
+    from mathgames.triomino.bots import hand_candidates
+
+    narrowed = 0
+    for seed in range(6):
+        game = Game(preset, 3, seed, history=False)
+        bots = [GreedyBot(), PlannerBot(), RandomBot(seed)]
+        while game.phase == "play":
+            off_table = [t for t in all_tiles() if t not in set(game.table.tiles())]
+            for player in range(game.players):
+                candidates = set(hand_candidates(game, player, off_table))
+                assert set(game.hands[player]) <= candidates
+                narrowed += len(candidates) < len(off_table)
+            game.apply(bots[game.current].choose(game))
+    if preset == "schmidt":  # one may draw at will there: nothing can be inferred
+        assert narrowed == 0
+    else:
+        assert narrowed > 0
