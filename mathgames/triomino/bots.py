@@ -1,7 +1,8 @@
 """Computer players: random, greedy and a stronger planner.
 
 A bot looks only at what its player may see (the table, its own hand, how many
-tiles the others hold, the pool size) and returns an :data:`~mathgames.triomino.game.Action`.
+tiles the others hold, the pool size, who drew when; never which tiles were drawn)
+and returns an :data:`~mathgames.triomino.game.Action`.
 
 >>> from mathgames.triomino.game import Game
 >>> game = Game("pressman", 2, seed=3, history=False)
