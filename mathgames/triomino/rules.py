@@ -45,7 +45,8 @@ class RuleSet:
       ``start_bonus_needs_triple``: only when that tile is a triple;
       ``zero_triple_bonus``: extra points when the first tile is 0-0-0;
       ``zero_triple_choice``: the starter holding the starting triple and 0-0-0 may
-      start with 0-0-0 instead.
+      start with 0-0-0 instead. Every round starts by the same rule; the first tile goes
+      on cell ``(0, 0)``.
     Drawing:
       ``draw_when``: ``"any"`` (when you cannot or do not want to place) or
       ``"blocked"`` (only when you cannot place); ``max_draws`` per turn (``None``:
