@@ -629,7 +629,8 @@ class TriominoApp(w.VBox):
     # -- drawing ----------------------------------------------------------------------------
     @staticmethod
     def _error(text: str) -> str:
-        return f"<span class='mg-error' style='color:#b00020;font-weight:bold'>{esc(text)}</span>"
+        return (f"<span class='mg-error' style='color:#b00020;font-weight:bold;"
+                f"font-size:1.15em'>{esc(text)}</span>")
 
     def _say_error(self, text: str) -> None:
         self.message.value = self._error(text)
