@@ -1,7 +1,7 @@
 """Matematiko bots on the same seeded deals: score statistics and time per card.
 
-    .venv/bin/python bench/matematiko_bots.py            # 1,000 deals (about 3 minutes)
-    .venv/bin/python bench/matematiko_bots.py --quick    # 100 deals
+    .venv/bin/python bench/matematiko_bots.py            # 1,000 deals (15-20 min on 2 cores)
+    .venv/bin/python bench/matematiko_bots.py --quick    # 100 deals (about 2 minutes)
     .venv/bin/python bench/matematiko_bots.py --deals 300 --bots strong
 
 Deal ``i`` is the first 25 cards of the documented shuffle (SplitMix64 +
