@@ -1,0 +1,114 @@
+"""Each game page in Voila, as a student meets it: a refused move is explained, and a
+reload offers to resume the game in progress (nothing lost)."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+
+from mathgames.core.errors import IllegalMoveError
+from mathgames.triomino import Game as TriominoGame
+from mathgames.triomino import Placement, cell_id
+from mathgames.triomino.view import rack_id
+from tests.conftest import wait_rendered
+
+pytestmark = pytest.mark.browser
+
+
+def kept_copy(page: Any, key: str) -> str | None:
+    return page.evaluate("key => window.localStorage.getItem('mathgames:' + key)", key)
+
+
+def reload_and_resume(page: Any) -> None:
+    """Reload the page; the banner offers the kept game; take it."""
+    page.reload(wait_until="domcontentloaded")
+    wait_rendered(page, ".mathgames-resume")
+    banner = page.locator(".mathgames-resume")
+    assert "Resume the game in progress?" in banner.text_content()
+    banner.locator("button", has_text="Resume").click()
+    banner.wait_for(state="hidden")
+
+
+def test_matematiko_refusal_and_resume(notebook_page: Any) -> None:
+    page = notebook_page("matematiko.ipynb", wait_for=".mg-start")
+    page.locator(".mg-start").click()
+    board = page.locator(".mathgames-board")
+    board.wait_for(state="visible")
+    for name in ("a1", "b2", "c3"):
+        page.locator(f'.mathgames-board [data-cell="{name}"]').click()
+        page.wait_for_selector(f'.mathgames-board .mg-number[data-for="{name}"]')
+    numbers = {name: page.locator(f'.mathgames-board .mg-number[data-for="{name}"]')
+               .text_content() for name in ("a1", "b2", "c3")}
+    total = page.locator(".mg-total-value").text_content()
+    # A taken cell: refused with an explanation that names the cell; nothing changes.
+    page.locator('.mathgames-board [data-cell="b2"]').click()
+    page.wait_for_function(
+        "() => document.querySelector('.mg-message')?.textContent.includes('B2')"
+        " || document.querySelector('.mg-message')?.textContent.includes('b2')")
+    assert page.locator(".mathgames-board .mg-number").count() == 3
+    assert kept_copy(page, "matematiko")
+    reload_and_resume(page)
+    page.wait_for_selector('.mathgames-board .mg-number[data-for="c3"]')
+    for name, number in numbers.items():
+        assert page.locator(f'.mathgames-board .mg-number[data-for="{name}"]') \
+            .text_content() == number
+    assert page.locator(".mg-total-value").text_content() == total
+    assert page.mg_errors == []
+
+
+def illegal_triomino_move(saved: str) -> tuple[Placement, str]:
+    """A placement of the current player's rack that the rules refuse, and why."""
+    game = TriominoGame.from_dict(json.loads(saved)["game"])
+    hand = game.hands[game.current]
+    for tile in sorted(hand, key=str):
+        if tile.kind != "different":
+            continue
+        for cell in sorted(game.table.frontier()):
+            for rotation in range(3):
+                placement = Placement(tile, cell, rotation)
+                try:
+                    game.table.check(placement)
+                except IllegalMoveError as error:
+                    if "corner" in str(error):
+                        return placement, str(error)
+    raise AssertionError("no refused placement in this position")
+
+
+def test_triomino_refusal_names_the_corner_and_resume(notebook_page: Any) -> None:
+    page = notebook_page("triomino.ipynb", wait_for=".mg-start")
+    seed = page.locator(".mg-seed input")
+    seed.fill("3")
+    seed.press("Tab")
+    page.locator(".mg-start").click()
+    page.locator(".mg-triomino-table .mathgames-board").wait_for(state="visible")
+    game = TriominoGame("pressman", 2, 3)
+    first = game.legal_placements()[0]
+    page.locator(f'.mg-triomino-rack [data-cell="{rack_id(first.tile)}"]').click()
+    for _ in range((3 - first.rotation) % 3):
+        page.locator(".mg-rotate").click()
+    page.locator(f'.mg-triomino-table [data-cell="{cell_id(first.cell)}"]').click()
+    page.wait_for_function(
+        "() => document.querySelectorAll('.mg-triomino-table .mg-tile').length >= 2")
+    page.wait_for_function("() => !!window.localStorage.getItem('mathgames:triomino')"
+                           " && JSON.parse(window.localStorage.getItem('mathgames:triomino'))"
+                           ".game.table.length >= 2")
+    saved = kept_copy(page, "triomino")
+    placement, why = illegal_triomino_move(saved)
+    sheet_before = page.locator(".mg-score-sheet").text_content()
+    page.locator(f'.mg-triomino-rack [data-cell="{rack_id(placement.tile)}"]').click()
+    for _ in range((3 - placement.rotation) % 3):
+        page.locator(".mg-rotate").click()
+    page.locator(f'.mg-triomino-table [data-cell="{cell_id(placement.cell)}"]').click()
+    message = page.locator(".mg-message")
+    page.wait_for_function(
+        "() => document.querySelector('.mg-message')?.textContent.includes('corner')")
+    assert why.split(" but ")[0] in message.text_content()
+    assert page.locator(".mg-score-sheet").text_content() == sheet_before
+    tiles = page.locator(".mg-triomino-table .mg-tile").count()
+    reload_and_resume(page)
+    page.wait_for_function(
+        "n => document.querySelectorAll('.mg-triomino-table .mg-tile').length === n", arg=tiles)
+    assert page.locator(".mg-score-sheet").text_content() == sheet_before
+    assert page.mg_errors == []
