@@ -169,7 +169,7 @@ async def main_async(args: argparse.Namespace) -> None:
               f" {row['uss']:>8.1f}")
     bare = [r for r in rows if r["what"] == "bare button"]
     games = [r for r in rows if r["what"] == "game pages"]
-    for b, g in zip(bare, games):
+    for b, g in zip(bare, games, strict=True):
         print(f"N={b['n']}: game kernel / bare kernel memory (RSS) = {g['rss'] / b['rss']:.2f}x")
 
 
