@@ -175,8 +175,9 @@ def main() -> None:
     keys = ["star-10"] if args.quick else list(SOLUTIONS)
     for key in keys:
         board, pieces = key.split("-")
-        width, lateral = HOW_FOUND[key]
-        found = solve_crossing(board, int(pieces), width=width, lateral=lateral)
+        width, lateral, compact = HOW_FOUND[key]
+        found = solve_crossing(board, int(pieces), width=width, lateral=lateral,
+                               compact=compact)
         length = len(found) if found else 0
         seconds = found.seconds if found else float("nan")
         print(f"{key:10} {width:6d} {length:6d} {len(SOLUTIONS[key]):7d} "

@@ -56,11 +56,11 @@ SOLUTIONS: dict[str, tuple[str, ...]] = {
     ),
 }
 
-#: board-pieces -> the solver settings that found it: (beam width, lateral weight).
-HOW_FOUND: dict[str, tuple[int, float]] = {
-    "star-10": (4000, -0.3),
-    "halma-19": (2000, 0.3),
-    "halma-13": (2000, 0),
+#: board-pieces -> the solver settings that found it: (width, lateral, compact).
+HOW_FOUND: dict[str, tuple[int, float, float]] = {
+    "star-10": (4000, -0.3, 0.0),
+    "halma-19": (2000, 0.3, 0.0),
+    "halma-13": (2000, 0, 0.0),
 }
 
 

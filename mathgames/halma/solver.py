@@ -109,14 +109,17 @@ def _mirror(topo: Topology) -> list[int]:
 
 
 def solve_crossing(board: str = "star", pieces: int | None = None, width: int = 4000,
-                   lateral: float = 0.0, seed: int = 0, max_moves: int = 200,
+                   lateral: float = 0.0, compact: float = 0.0, seed: int = 0,
+                   max_moves: int = 200,
                    time_limit: float | None = None,
                    progress: Callable[[int, int], None] | None = None) -> Crossing | None:
     """Beam search for a short solitaire crossing; None if none found in time.
 
-    ``width``: positions kept per move; ``lateral``: weight of the distance from
-    the board's axis in the score (0: rows to go only); ``progress(depth, best)``
-    is told each level's best rows to go.
+    ``width``: positions kept per move. The score of a position is its rows to
+    go, plus ``lateral`` times the pieces' distances from the board's axis, plus
+    ``compact`` times the rows between the most and the least advanced piece (a
+    compact group keeps its ladders). ``progress(depth, best)`` is told each
+    level's best score.
 
     >>> found = solve_crossing("star", width=200)
     >>> found is not None and 27 <= len(found) <= 40
@@ -156,6 +159,9 @@ def solve_crossing(board: str = "star", pieces: int | None = None, width: int = 
         for i, (cells, h, m, s) in enumerate(level):
             for c in cells:
                 occ[c] = 1
+            if compact:
+                rs = sorted(rows[c] for c in cells)
+                low, low2, high, high2 = rs[0], rs[1], rs[-1], rs[-2]
             for a, b in pair_moves(occ, cells, topo, target):
                 key_h = h ^ zobrist[a] ^ zobrist[b]
                 key_m = m ^ zmirror[a] ^ zmirror[b]
@@ -163,7 +169,14 @@ def solve_crossing(board: str = "star", pieces: int | None = None, width: int = 
                 if key in seen:
                     continue
                 seen.add(key)
-                candidates.append((s - score[a] + score[b], rng.random(), i, a, b, key_h, key_m))
+                new_score = s - score[a] + score[b]
+                rank = new_score
+                if compact:
+                    ra, rb = rows[a], rows[b]
+                    lo = low2 if ra == low else low
+                    hi = high2 if ra == high else high
+                    rank += compact * 1000 * (max(hi, rb) - min(lo, rb))
+                candidates.append((rank, rng.random(), i, a, b, key_h, key_m, new_score))
             for c in cells:
                 occ[c] = 0
         if not candidates:
@@ -172,7 +185,7 @@ def solve_crossing(board: str = "star", pieces: int | None = None, width: int = 
         kept = candidates[:width]
         new_level = []
         links = []
-        for s, _r, i, a, b, key_h, key_m in kept:
+        for _rank, _r, i, a, b, key_h, key_m, s in kept:
             cells = level[i][0]
             new_cells = tuple(sorted(b if c == a else c for c in cells))
             new_level.append((new_cells, key_h, key_m, s))
@@ -215,6 +228,7 @@ if __name__ == "__main__":  # pragma: no cover - a developer's command
     pieces = int(sys.argv[2]) if len(sys.argv) > 2 else None
     width = int(sys.argv[3]) if len(sys.argv) > 3 else 4000
     lateral = float(sys.argv[4]) if len(sys.argv) > 4 else 0.0
-    found = solve_crossing(board, pieces, width, lateral,
+    compact = float(sys.argv[5]) if len(sys.argv) > 5 else 0.0
+    found = solve_crossing(board, pieces, width, lateral, compact,
                            progress=lambda d, b: print(d, b, flush=True))
     print(found and len(found), found)

@@ -87,6 +87,15 @@ class HalmaApp(w.VBox):
     ``"human"``, ``"greedy"``, ``"search"`` per player) and ``move_limit`` (0:
     none) preset the set-up panel; ``mode`` is ``"game"`` or ``"puzzle"`` (the
     solitaire crossing). ``bot_time``: the search bot's seconds per move.
+
+    Parts for tests and pages: ``board`` (the :class:`BoardWidget`), ``game``
+    (the :class:`~mathgames.halma.game.Game`, None before Start), ``setup``,
+    ``mode_select``, ``players_select``, ``seat_selects``, ``limit_input``,
+    ``pieces_select``, ``start_button``, ``undo_button``, ``new_button``,
+    ``bot_button`` (shown when every player is a bot), ``solution_step_button``,
+    ``solution_all_button`` (puzzle mode), ``status``, ``message``, ``move_list``,
+    ``resume``. The browser keeps the game under the storage key ``halma`` (Halma)
+    or ``halma-star`` (Chinese checkers).
     """
 
     def __init__(self, board: str = "halma", players: int = 2,

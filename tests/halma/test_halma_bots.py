@@ -6,7 +6,7 @@ import pytest
 
 from mathgames.halma.bots import GreedyBot, SearchBot, cost_table, make_bot
 from mathgames.halma.game import Game
-from mathgames.halma.solutions import SOLUTIONS, best_crossing
+from mathgames.halma.solutions import HOW_FOUND, SOLUTIONS, best_crossing
 from mathgames.halma.solver import parity_lower_bound, replay_crossing, solve_crossing
 
 SETUPS = [("halma", 2), ("halma", 3), ("halma", 4), ("star", 2), ("star", 3), ("star", 4),
@@ -106,6 +106,7 @@ def test_small_beam_finds_a_crossing():
 
 @pytest.mark.slow
 def test_solver_refinds_the_27_move_star_crossing():
-    found = solve_crossing("star", width=4000, lateral=-0.3)
+    width, lateral, compact = HOW_FOUND["star-10"]
+    found = solve_crossing("star", width=width, lateral=lateral, compact=compact)
     assert found is not None and len(found) == 27
     assert replay_crossing("star", found.moves).result().reason == "win"
