@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 
 from mathgames.core.errors import IllegalMoveError
+from mathgames.halma import Game as HalmaGame
 from mathgames.triomino import Game as TriominoGame
 from mathgames.triomino import Placement, cell_id
 from mathgames.triomino.view import rack_id
@@ -111,4 +112,37 @@ def test_triomino_refusal_names_the_corner_and_resume(notebook_page: Any) -> Non
     page.wait_for_function(
         "n => document.querySelectorAll('.mg-triomino-table .mg-tile').length === n", arg=tiles)
     assert page.locator(".mg-score-sheet").text_content() == sheet_before
+    assert page.mg_errors == []
+
+
+@pytest.mark.parametrize("notebook", ["halma.ipynb", "chinese_checkers.ipynb"])
+def test_halma_refusal_and_resume(notebook_page: Any, notebook: str) -> None:
+    page = notebook_page(notebook, wait_for=".mg-start")
+    page.locator(".mg-start").click()  # the default: you against a bot
+    page.locator(".mathgames-board").wait_for(state="visible")
+    # A piece that can move and one of its destinations, from the rules core.
+    game = HalmaGame("halma" if notebook == "halma.ipynb" else "star", 2)
+    move = game.legal_moves()[0]
+    start, destination = move.start, move.end
+    page.locator(f'.mathgames-board [data-cell="{start}"]').click()
+    page.wait_for_selector(f'.mathgames-board [data-cell="{destination}"] .mg-dest')
+    # A far empty cell it cannot reach: refused with an explanation naming both cells.
+    far = next(name for name in reversed(game.topology.names)
+               if game.owner(name) is None and name not in game.moves_from(start))
+    page.locator(f'.mathgames-board [data-cell="{far}"]').click()
+    page.wait_for_function(
+        "([a, b]) => { const t = document.querySelector('.mg-message')?.textContent || '';"
+        " return t.includes(a) && t.includes(b); }", arg=[far, start])
+    assert page.locator(".mg-move-list").text_content().strip() in ("", "-", "Moves")
+    # The piece is still chosen: now the legal move, and the bot's answer.
+    page.wait_for_selector(f'.mathgames-board [data-cell="{destination}"] .mg-dest')
+    page.locator(f'.mathgames-board [data-cell="{destination}"]').click()
+    page.wait_for_function(
+        "() => (document.querySelector('.mg-move-list')?.textContent.match(/-/g) || [])"
+        ".length >= 2")
+    moves = page.locator(".mg-move-list").text_content()
+    assert f"{start}-{destination}" in moves
+    reload_and_resume(page)
+    page.wait_for_function(
+        "text => document.querySelector('.mg-move-list')?.textContent === text", arg=moves)
     assert page.mg_errors == []
