@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import random
 import time
+from abc import ABC, abstractmethod
 from collections import Counter
 from collections.abc import Callable, Sequence
 from functools import cache
@@ -37,13 +38,14 @@ CELL_LINES: tuple[tuple[int, ...], ...] = tuple(
 )
 
 
-class Bot:
+class Bot(ABC):
     """A player that places numbers by itself."""
 
     name = "bot"
 
+    @abstractmethod
     def choose(self, grid: Sequence[int | None], card: int, called: Sequence[int]) -> int:
-        raise NotImplementedError
+        """The index (0-24) of the empty cell of ``grid`` where ``card`` goes."""
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}()"

@@ -16,6 +16,7 @@ True
 from __future__ import annotations
 
 import random
+from abc import ABC, abstractmethod
 from math import comb
 
 from mathgames.triomino.game import Action, Game
@@ -26,13 +27,14 @@ from mathgames.triomino.tiles import Tile, all_tiles
 __all__ = ["BOTS", "Bot", "GreedyBot", "PlannerBot", "RandomBot", "hand_candidates", "make_bot"]
 
 
-class Bot:
+class Bot(ABC):
     """A computer player: :meth:`choose` returns a move for ``game.current``."""
 
     name = "bot"
 
-    def choose(self, game: Game) -> Action:  # pragma: no cover - abstract
-        raise NotImplementedError
+    @abstractmethod
+    def choose(self, game: Game) -> Action:
+        """A legal action for the player to move in ``game``."""
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}()"
