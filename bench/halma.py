@@ -1,6 +1,6 @@
 """Benchmark of Halma and Chinese checkers: move generation, bots, crossing solver.
 
-    .venv/bin/python bench/halma.py            # the full run (about 15 minutes)
+    .venv/bin/python bench/halma.py            # the full run (about 25 minutes)
     .venv/bin/python bench/halma.py --quick    # a small run (about a minute)
 
 1. Legal-move generation over recorded mid-game positions of each board
