@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import http.cookiejar
 import json
 import os
@@ -37,12 +38,14 @@ from mathgames.app.serve import server_command
 ROOT = Path(__file__).resolve().parent.parent
 GAME_PAGES = ["matematiko.ipynb", "triomino.ipynb", "halma.ipynb", "chinese_checkers.ipynb"]
 BARE = {
-    "cells": [{"cell_type": "code", "execution_count": None, "metadata": {}, "outputs": [],
+    "cells": [{"cell_type": "code", "execution_count": None, "id": "bare-button", "metadata": {},
+               "outputs": [],
                "source": ["import ipywidgets\n", "ipywidgets.Button(description='Hello')"]}],
     "metadata": {"kernelspec": {"display_name": "Python 3", "language": "python",
                                 "name": "python3"}},
     "nbformat": 4, "nbformat_minor": 5,
 }
+SHOTS = os.environ.get("MATHGAMES_LOAD_SHOTS", "")  # a folder for screenshots of failures
 FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
          "--disable-background-networking", "--disable-component-update", "--disable-sync",
          "--no-first-run", "--disable-quic"]
@@ -81,7 +84,7 @@ def kernel_memory(server: psutil.Process) -> list[tuple[float, float]]:
     return found
 
 
-async def open_page(browser: object, url: str, selector: str) -> tuple[float, bool, object]:
+async def open_page(browser: object, url: str, selector: str) -> tuple[float, str, object]:
     """Open a page; for a game, press Start on its setup panel and wait for the board."""
     context = await browser.new_context(viewport={"width": 1280, "height": 900})
     page = await context.new_page()
@@ -92,9 +95,16 @@ async def open_page(browser: object, url: str, selector: str) -> tuple[float, bo
             await page.wait_for_selector(".mg-start", state="visible", timeout=300_000)
             await page.click(".mg-start", timeout=300_000)
         await page.wait_for_selector(selector, state="visible", timeout=300_000)
-        return time.perf_counter() - start, True, context
-    except Exception:
-        return time.perf_counter() - start, False, context
+        return time.perf_counter() - start, "", context
+    except Exception as error:
+        body = ""
+        with contextlib.suppress(Exception):
+            body = (await page.inner_text("body"))[:300].replace("\n", " ")
+        why = f"{url.rsplit('/', 1)[-1]}: {str(error).splitlines()[0][:160]} | page: {body}"
+        if SHOTS:
+            with contextlib.suppress(Exception):
+                await page.screenshot(path=f"{SHOTS}/not-rendered-{id(page)}.png")
+        return time.perf_counter() - start, why, context
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -106,7 +116,9 @@ async def run_round(browser: object, base: str, server: psutil.Process, pages: l
                     n: int, selector: str) -> dict[str, object]:
     urls = [f"{base}/voila/render/{pages[i % len(pages)]}" for i in range(n)]
     results = await asyncio.gather(*(open_page(browser, url, selector) for url in urls))
-    times = [t for t, ok, _ in results if ok]
+    times = [t for t, why, _ in results if not why]
+    for why in sorted({why for _, why, _ in results if why}):
+        print("  not rendered:", why, flush=True)
     await asyncio.sleep(2)
     memory = kernel_memory(server)
     for _, _, context in results:
@@ -149,10 +161,9 @@ async def main_async(args: argparse.Namespace) -> None:
         async with async_playwright() as playwright:
             browser = await playwright.chromium.launch(executable_path=chromium, args=FLAGS)
             for n in args.sizes:
-                for label, pages, selector in (
-                    ("bare button", ["bare_button.ipynb"], ".widget-button"),
-                    ("game pages", args.pages, ".mathgames-board"),
-                ):
+                rounds = [("bare button", ["bare_button.ipynb"], ".widget-button"),
+                          ("game pages", args.pages, ".mathgames-board")]
+                for label, pages, selector in rounds[args.no_bare:]:
                     row = await run_round(browser, base, server, pages, n, selector)
                     row["what"] = label
                     rows.append(row)
@@ -174,7 +185,7 @@ async def main_async(args: argparse.Namespace) -> None:
               f" {row['uss']:>8.1f}")
     bare = [r for r in rows if r["what"] == "bare button"]
     games = [r for r in rows if r["what"] == "game pages"]
-    for b, g in zip(bare, games, strict=True):
+    for b, g in zip(bare, games, strict=False):  # --no-bare leaves no pairs
         print(f"N={b['n']}: game kernel / bare kernel memory (RSS) = {g['rss'] / b['rss']:.2f}x")
 
 
@@ -182,6 +193,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--sizes", type=int, nargs="+", default=[1, 10, 30])
     parser.add_argument("--pages", nargs="+", default=GAME_PAGES)
+    parser.add_argument("--no-bare", action="store_true", help="skip the bare-notebook rounds")
     asyncio.run(main_async(parser.parse_args()))
 
 

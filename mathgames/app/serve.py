@@ -32,6 +32,10 @@ SERVER_SETTINGS: dict[str, dict[str, object]] = {
         "cull_connected": False,
         "cull_busy": False,
     },
+    # A whole class opening pages at once queues its kernels on a small server: wait for a
+    # kernel up to 5 minutes instead of Voila's 60 s (which leaves a blank page).
+    "VoilaExecutor": {"startup_timeout": 300},
+    "ZMQChannelsWebsocketConnection": {"kernel_info_timeout": 300},
     "VoilaConfiguration": {
         "show_tracebacks": False,
         "template": "lab",

@@ -27,6 +27,7 @@ from __future__ import annotations
 import math
 import random
 import time
+from abc import ABC, abstractmethod
 from collections import deque
 
 from mathgames.halma.game import PASS, Game, Move, pair_moves, shortest_path
@@ -70,7 +71,7 @@ def _to_move(game: Game, pair: tuple[int, int] | None) -> Move:
     return Move(tuple(names[c] for c in path))
 
 
-class _Bot:
+class _Bot(ABC):
     name = "bot"
 
     def __init__(self, seed: int | None = None) -> None:
@@ -80,8 +81,9 @@ class _Bot:
         """The move this bot makes in ``game`` (a legal :class:`Move`)."""
         return _to_move(game, self.choose_pair(game))
 
-    def choose_pair(self, game: Game) -> tuple[int, int] | None:  # pragma: no cover
-        raise NotImplementedError
+    @abstractmethod
+    def choose_pair(self, game: Game) -> tuple[int, int] | None:
+        """The (from, to) cells of this bot's move, or None to pass."""
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}()"
