@@ -25,7 +25,7 @@ $(VENV)/.installed-test: pyproject.toml | $(BIN)/python
 	touch $@ $(VENV)/.installed-app
 
 app: $(VENV)/.installed-app
-	$(BIN)/python -m mathgames.serve --port $(PORT)
+	$(BIN)/python -m mathgames.app.serve --port $(PORT)
 
 lint: $(VENV)/.installed-test
 	$(BIN)/ruff check mathgames tests bench

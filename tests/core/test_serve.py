@@ -32,3 +32,15 @@ def test_binder_installs_the_package_and_the_app() -> None:
     requirements = (ROOT / "binder" / "requirements.txt").read_text().split()
     assert "." in requirements or ".[app]" in requirements
     assert (ROOT / "binder" / "runtime.txt").read_text().strip() == "python-3.12"
+
+
+def test_make_app_runs_the_server_module() -> None:
+    """`make app` must start this module (a renamed module once broke it)."""
+    import importlib.util
+    import re
+
+    makefile = (ROOT / "Makefile").read_text()
+    recipe = makefile.split("\napp:", 1)[1].split("\n\n", 1)[0]
+    modules = re.findall(r"-m ([\w.]+)", recipe)
+    assert modules == ["mathgames.app.serve"]
+    assert importlib.util.find_spec(modules[0]) is not None
