@@ -55,7 +55,8 @@ def test_matematiko_refusal_and_resume(notebook_page: Any) -> None:
     for name, number in numbers.items():
         assert page.locator(f'.mathgames-board .mg-number[data-for="{name}"]') \
             .text_content() == number
-    assert page.locator(".mg-total-value").text_content() == total
+    page.wait_for_function(
+        "text => document.querySelector('.mg-total-value')?.textContent === text", arg=total)
     assert page.mg_errors == []
 
 
@@ -111,7 +112,10 @@ def test_triomino_refusal_names_the_corner_and_resume(notebook_page: Any) -> Non
     reload_and_resume(page)
     page.wait_for_function(
         "n => document.querySelectorAll('.mg-triomino-table .mg-tile').length === n", arg=tiles)
-    assert page.locator(".mg-score-sheet").text_content() == sheet_before
+    # The score sheet is a widget of its own: it may arrive a moment after the table.
+    page.wait_for_function(
+        "text => document.querySelector('.mg-score-sheet')?.textContent === text",
+        arg=sheet_before)
     assert page.mg_errors == []
 
 
