@@ -32,6 +32,9 @@ def test_a_jump_chain_by_clicking(notebook_page: Any) -> None:
     page.wait_for_selector('.mathgames-board [data-hover-for="j5"].mg-shown')
     assert overlay.locator("text").all_text_contents() == ["1", "2"]
     click_and_wait(page, "j5", '.mathgames-board [data-cell="j5"] title:text("player 1")')
-    assert "b3-h5-j5" in page.locator(".mg-move-list").text_content()
-    assert "Player 2" in page.locator(".mg-status").text_content()
+    # The move list and the status line are widgets of their own: wait for them too.
+    page.wait_for_function(
+        "() => document.querySelector('.mg-move-list')?.textContent.includes('b3-h5-j5')")
+    page.wait_for_function(
+        "() => document.querySelector('.mg-status')?.textContent.includes('Player 2')")
     assert page.mg_errors == []

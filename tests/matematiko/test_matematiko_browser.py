@@ -33,7 +33,9 @@ def test_a_full_game_by_clicking_shows_the_cores_total(notebook_page: Any) -> No
         grid[index] = deal[k]
     expected = score_grid([grid[r * 5:r * 5 + 5] for r in range(5)]).total
     page.wait_for_selector(".mg-results-table")
-    assert page.locator(".mg-total-value").text_content() == str(expected)
+    page.wait_for_function(
+        "text => document.querySelector('.mg-total-value')?.textContent === text",
+        arg=str(expected))
     assert page.locator(".mathgames-board .mg-total-svg").get_attribute("data-total") \
         == str(expected)
     assert page.locator(".mg-csv a").get_attribute("href").startswith("data:text/csv;base64,")
