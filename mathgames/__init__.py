@@ -2,7 +2,7 @@
 
 The rules of every game live in plain-Python cores (``mathgames.<game>``) that
 know nothing about Jupyter; widgets draw them on one shared board widget
-(:class:`mathgames.core.board.BoardWidget`).
+(:class:`mathgames.core.board_widget.BoardWidget`).
 
 >>> import mathgames
 >>> mathgames.__version__

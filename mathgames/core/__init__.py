@@ -1,7 +1,7 @@
 """Shared parts of every game: errors, translations and the board widget.
 
 Only :mod:`mathgames.core.errors` and :mod:`mathgames.core.i18n` may be imported
-by rules cores; :mod:`mathgames.core.board` is the Jupyter side.
+by rules cores; :mod:`mathgames.core.board_widget` is the Jupyter side.
 """
 
 from __future__ import annotations

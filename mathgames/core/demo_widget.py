@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import ipywidgets as w
 
-from mathgames.core.board import BoardWidget
+from mathgames.core.board_widget import BoardWidget
 from mathgames.core.i18n import translator
 from mathgames.core.svg import INK, PALETTE, esc, svg_document
 

@@ -20,10 +20,10 @@ from typing import Any
 
 import ipywidgets as w
 
-from mathgames.core.board import BoardWidget
+from mathgames.core.board_widget import BoardWidget
 from mathgames.core.errors import CorruptSaveError, MathgamesError
 from mathgames.core.i18n import on_language_change, translator
-from mathgames.core.resume import ResumeBanner
+from mathgames.core.resume_widget import ResumeBanner
 from mathgames.core.svg import esc
 from mathgames.matematiko.bots import BOTS, Bot, make_bot, play_deal
 from mathgames.matematiko.deck import GameCodeError, new_code, normalize_code

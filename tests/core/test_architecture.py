@@ -11,7 +11,8 @@ PACKAGE = Path(__file__).resolve().parents[2] / "mathgames"
 JUPYTER = {"ipywidgets", "anywidget", "traitlets", "IPython", "ipykernel", "bqplot"}
 HEAVY = {"numpy", "sympy", "bqplot", "scipy", "pandas"}
 # The Jupyter side: widgets, the app's pages and the shared board widget.
-JUPYTER_SIDE = {"core/board.py", "core/resume.py", "core/demo_widget.py", "app/page.py"}
+JUPYTER_SIDE = {"core/board_widget.py", "core/resume_widget.py", "core/demo_widget.py",
+                "app/page.py"}
 
 
 def imported_roots(path: Path) -> set[str]:

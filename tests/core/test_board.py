@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from mathgames.core.board import MAX_MESSAGE_CHARS, BoardWidget
+from mathgames.core.board_widget import MAX_MESSAGE_CHARS, BoardWidget
 from mathgames.core.errors import InvalidMoveError
 
 SVG = ('<svg viewBox="0 0 3 1"><rect data-cell="a1" width="1" height="1"/>'

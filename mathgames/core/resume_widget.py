@@ -6,7 +6,7 @@ page is reloaded, the board hands the copy back, and this banner asks whether to
 resume it. ``load`` must raise (``CorruptSaveError``) on a bad copy, which is then
 dropped with a message, nothing loaded.
 
->>> from mathgames.core.board import BoardWidget
+>>> from mathgames.core.board_widget import BoardWidget
 >>> board = BoardWidget(storage_key="demo")
 >>> loaded = []
 >>> banner = ResumeBanner(board, loaded.append)
@@ -27,7 +27,7 @@ from typing import Any
 
 import ipywidgets as w
 
-from mathgames.core.board import BoardWidget
+from mathgames.core.board_widget import BoardWidget
 from mathgames.core.errors import MathgamesError
 from mathgames.core.i18n import translator
 
