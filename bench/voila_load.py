@@ -2,14 +2,19 @@
 
 Starts the app's server (the ``make app`` command) on loopback, then for each N
 (1, 10, 30 by default) opens N pages at the same time in headless Chromium, each
-in its own browser context, and measures the time until the game's board is
-drawn (the page rendered, Start pressed on its setup panel, the board shown: p50,
-p95, max) and each kernel's memory (RSS and USS, by psutil). The same
-round runs on a bare notebook that shows one ipywidgets button: the reference for
-what a kernel costs anyway. Kernels are shut down between rounds.
+in its own browser context, and measures the time until the page is rendered
+(the game's setup panel shown: p50, p95), the time until the game's board is
+drawn (Start pressed, the board shown: p50, p95, max) and each kernel's memory
+(RSS and USS, by psutil). The same round runs on a bare notebook that shows one
+ipywidgets button: the reference for what a kernel costs anyway. Kernels are shut
+down between rounds. The browser runs on the same 2 cores as the server, so the
+times include 30 pages' worth of browser work that a classroom's own devices would do.
 
     .venv/bin/python bench/voila_load.py            # N = 1, 10, 30
     .venv/bin/python bench/voila_load.py --sizes 1 5 --pages matematiko.ipynb
+
+MATHGAMES_LOAD_SHOTS=dir keeps a screenshot of every page that did not render, and
+MATHGAMES_LOAD_LOG=file keeps the server's log.
 """
 
 from __future__ import annotations
@@ -19,6 +24,7 @@ import asyncio
 import contextlib
 import http.cookiejar
 import json
+import math
 import os
 import shutil
 import signal
@@ -46,6 +52,7 @@ BARE = {
     "nbformat": 4, "nbformat_minor": 5,
 }
 SHOTS = os.environ.get("MATHGAMES_LOAD_SHOTS", "")  # a folder for screenshots of failures
+KEEP_LOG = os.environ.get("MATHGAMES_LOAD_LOG", "")  # a file to keep the server's log in
 FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
          "--disable-background-networking", "--disable-component-update", "--disable-sync",
          "--no-first-run", "--disable-quic"]
@@ -84,27 +91,41 @@ def kernel_memory(server: psutil.Process) -> list[tuple[float, float]]:
     return found
 
 
-async def open_page(browser: object, url: str, selector: str) -> tuple[float, str, object]:
-    """Open a page; for a game, press Start on its setup panel and wait for the board."""
+async def open_page(browser: object, url: str, selector: str
+                    ) -> tuple[float, float, str, object]:
+    """Open a page; for a game, press Start on its setup panel and wait for the board.
+
+    Returns the seconds until the page was rendered (a game's setup panel shown), the
+    seconds until ``selector`` was shown (the board, after Start), why the page failed
+    ('' if it did not) and the browser context.
+    """
     context = await browser.new_context(viewport={"width": 1280, "height": 900})
     page = await context.new_page()
+    console: list[str] = []
+    page.on("console", lambda msg: console.append(f"{msg.type}: {msg.text[:120]}")
+            if msg.type in ("error", "warning") else None)
     start = time.perf_counter()
+    shown = float("nan")
     try:
         await page.goto(url, wait_until="domcontentloaded", timeout=300_000)
         if selector == ".mathgames-board":
             await page.wait_for_selector(".mg-start", state="visible", timeout=300_000)
+            shown = time.perf_counter() - start
             await page.click(".mg-start", timeout=300_000)
         await page.wait_for_selector(selector, state="visible", timeout=300_000)
-        return time.perf_counter() - start, "", context
+        done = time.perf_counter() - start
+        return (done if math.isnan(shown) else shown), done, "", context
     except Exception as error:
         body = ""
         with contextlib.suppress(Exception):
             body = (await page.inner_text("body"))[:300].replace("\n", " ")
         why = f"{url.rsplit('/', 1)[-1]}: {str(error).splitlines()[0][:160]} | page: {body}"
+        if console:
+            why += " | console: " + " / ".join(sorted(set(console))[:4])
         if SHOTS:
             with contextlib.suppress(Exception):
                 await page.screenshot(path=f"{SHOTS}/not-rendered-{id(page)}.png")
-        return time.perf_counter() - start, why, context
+        return shown, time.perf_counter() - start, why, context
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -116,12 +137,13 @@ async def run_round(browser: object, base: str, server: psutil.Process, pages: l
                     n: int, selector: str) -> dict[str, object]:
     urls = [f"{base}/voila/render/{pages[i % len(pages)]}" for i in range(n)]
     results = await asyncio.gather(*(open_page(browser, url, selector) for url in urls))
-    times = [t for t, why, _ in results if not why]
-    for why in sorted({why for _, why, _ in results if why}):
+    shown = [t for t, _, why, _ in results if not why]
+    times = [t for _, t, why, _ in results if not why]
+    for why in sorted({why for _, _, why, _ in results if why}):
         print("  not rendered:", why, flush=True)
     await asyncio.sleep(2)
     memory = kernel_memory(server)
-    for _, _, context in results:
+    for *_, context in results:
         await context.close()
     for kernel in api(base + "/api/kernels"):
         api(f"{base}/api/kernels/{kernel['id']}", "DELETE")
@@ -129,6 +151,8 @@ async def run_round(browser: object, base: str, server: psutil.Process, pages: l
     uss = [m[1] for m in memory]
     return {
         "rendered": len(times), "n": n,
+        "page50": statistics.median(shown) if shown else float("nan"),
+        "page95": percentile(shown, 0.95) if shown else float("nan"),
         "p50": statistics.median(times) if times else float("nan"),
         "p95": percentile(times, 0.95) if times else float("nan"),
         "max": max(times) if times else float("nan"),
@@ -171,18 +195,26 @@ async def main_async(args: argparse.Namespace) -> None:
             await browser.close()
     finally:
         os.killpg(process.pid, signal.SIGTERM)
-        process.wait(timeout=30)
+        try:
+            process.wait(timeout=30)
+        except subprocess.TimeoutExpired:  # kernels that do not answer a shutdown request
+            os.killpg(process.pid, signal.SIGKILL)
+            process.wait()
         log.close()
+        if KEEP_LOG:
+            shutil.copy(workdir / "server.log", KEEP_LOG)
         shutil.rmtree(workdir, ignore_errors=True)
 
     print()
     print(f"Voila load on {os.cpu_count()} cores; game pages: {', '.join(args.pages)}")
-    print(f"{'page':12} {'N':>4} {'rendered':>9} {'p50 s':>7} {'p95 s':>7} {'max s':>7}"
-          f" {'kernels':>8} {'RSS MiB':>8} {'USS MiB':>8}")
+    print("page p50/p95: until the page is rendered (a game's setup panel shown);"
+          " board p50/p95/max: until the board is drawn after Start (the bare page: its button)")
+    print(f"{'page':12} {'N':>4} {'rendered':>9} {'page p50':>9} {'page p95':>9} {'board p50':>10}"
+          f" {'board p95':>10} {'max s':>7} {'kernels':>8} {'RSS MiB':>8} {'USS MiB':>8}")
     for row in rows:
-        print(f"{row['what']:12} {row['n']:>4} {row['rendered']:>9} {row['p50']:>7.2f}"
-              f" {row['p95']:>7.2f} {row['max']:>7.2f} {row['kernels']:>8} {row['rss']:>8.1f}"
-              f" {row['uss']:>8.1f}")
+        print(f"{row['what']:12} {row['n']:>4} {row['rendered']:>9} {row['page50']:>9.2f}"
+              f" {row['page95']:>9.2f} {row['p50']:>10.2f} {row['p95']:>10.2f} {row['max']:>7.2f}"
+              f" {row['kernels']:>8} {row['rss']:>8.1f} {row['uss']:>8.1f}")
     bare = [r for r in rows if r["what"] == "bare button"]
     games = [r for r in rows if r["what"] == "game pages"]
     for b, g in zip(bare, games, strict=False):  # --no-bare leaves no pairs

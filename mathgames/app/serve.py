@@ -31,16 +31,22 @@ SERVER_SETTINGS: dict[str, dict[str, object]] = {
         "cull_interval": 60,
         "cull_connected": False,
         "cull_busy": False,
+        # A page's websocket waits this long for its kernel's first answer (default 60 s).
+        "kernel_info_timeout": 300,
     },
     # A whole class opening pages at once queues its kernels on a small server: wait for a
-    # kernel up to 5 minutes instead of Voila's 60 s (which leaves a blank page).
-    "VoilaExecutor": {"startup_timeout": 300},
-    "ZMQChannelsWebsocketConnection": {"kernel_info_timeout": 300},
+    # kernel up to 5 minutes instead of Voila's 60 s (which leaves a blank page), and for a
+    # cell's output up to 2 minutes after the cell finished instead of nbclient's 4 s
+    # (which drops the output, the game's widget, when the server is busy).
+    "VoilaExecutor": {"startup_timeout": 300, "iopub_timeout": 120},
     "VoilaConfiguration": {
         "show_tracebacks": False,
         "template": "lab",
         "theme": "light",
         "file_allowlist": [r".*\.(png|jpg|jpeg|svg|gif|css|js)"],
+        # Notebook 7's JupyterLab extension cannot load in a Voila page (it only logs errors
+        # there and costs every student's browser time): leave it out.
+        "extension_denylist": ["@jupyter-notebook/lab-extension"],
     },
 }
 

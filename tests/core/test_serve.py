@@ -44,3 +44,12 @@ def test_make_app_runs_the_server_module() -> None:
     modules = re.findall(r"-m ([\w.]+)", recipe)
     assert modules == ["mathgames.app.serve"]
     assert importlib.util.find_spec(modules[0]) is not None
+
+
+def test_a_busy_classroom_server_waits_instead_of_dropping_a_page() -> None:
+    """30 pages opened at once on 2 cores: a kernel may need a minute to start, and a cell's
+    output may reach the server long after the cell finished. The defaults (60 s, 4 s) left
+    blank pages in bench/voila_load.py; these settings let every page render."""
+    assert SERVER_SETTINGS["VoilaExecutor"]["startup_timeout"] >= 120
+    assert SERVER_SETTINGS["VoilaExecutor"]["iopub_timeout"] >= 60
+    assert SERVER_SETTINGS["MappingKernelManager"]["kernel_info_timeout"] >= 120
