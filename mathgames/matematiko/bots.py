@@ -73,6 +73,23 @@ def _line_contents(grid: Sequence[int | None]) -> list[tuple[int, ...]]:
             for _name, cells in LINES]
 
 
+def _placement_gains(grid: Sequence[int | None], contents: list[tuple[int, ...]], card: int,
+                     change: Callable[[tuple[int, ...], tuple[int, ...], bool], float],
+                     ) -> list[tuple[float, int]]:
+    """(gain, cell) for each empty cell: the sum over the cell's lines of
+    ``change(line before, line with the card, the line is a diagonal)``, in cell order."""
+    gains = []
+    for cell in range(CELLS):
+        if grid[cell] is not None:
+            continue
+        gain = 0.0
+        for line in CELL_LINES[cell]:
+            content = contents[line]
+            gain += change(content, tuple(sorted((*content, card))), line >= 10)
+        gains.append((gain, cell))
+    return gains
+
+
 class GreedyBot(Bot):
     """The best immediate expected value: the cell whose lines gain the most.
 
@@ -96,19 +113,10 @@ class GreedyBot(Bot):
                 )
             return cache[content][1 if diagonal else 0]
 
-        contents = _line_contents(grid)
-        best, best_gain = -1, float("-inf")
-        for cell in range(CELLS):
-            if grid[cell] is not None:
-                continue
-            gain = 0.0
-            for line in CELL_LINES[cell]:
-                content = contents[line]
-                with_card = tuple(sorted((*content, card)))
-                gain += value(with_card, line >= 10) - value(content, line >= 10)
-            if gain > best_gain:
-                best, best_gain = cell, gain
-        return best
+        gains = _placement_gains(
+            grid, _line_contents(grid), card,
+            lambda before, after, diagonal: value(after, diagonal) - value(before, diagonal))
+        return max(gains, key=lambda gain_cell: gain_cell[0])[1]  # the first best cell
 
 
 # -- the strong bot: target odds ------------------------------------------------------
@@ -228,17 +236,11 @@ class StrongBot(Bot):
     @staticmethod
     def _gains(grid: Sequence[int | None], contents: list[tuple[int, ...]], card: int,
                value: Callable[[tuple[int, ...]], float]) -> list[tuple[float, int]]:
-        gains = []
-        for cell in range(CELLS):
-            if grid[cell] is not None:
-                continue
-            gain = 0.0
-            for line in CELL_LINES[cell]:
-                content = contents[line]
-                delta = value(tuple(sorted((*content, card)))) - value(content)
-                gain += delta * _DIAGONAL_WEIGHT if line >= 10 else delta
-            gains.append((gain, cell))
-        return gains
+        def change(before: tuple[int, ...], after: tuple[int, ...], diagonal: bool) -> float:
+            delta = value(after) - value(before)
+            return delta * _DIAGONAL_WEIGHT if diagonal else delta
+
+        return _placement_gains(grid, contents, card, change)
 
     def choose(self, grid: Sequence[int | None], card: int, called: Sequence[int]) -> int:
         start = time.perf_counter()
