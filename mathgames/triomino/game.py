@@ -496,6 +496,51 @@ class Game:
             raise IllegalMoveError(_("there is nothing to undo"))
         self._restore(self._history.pop(), trusted=True)
 
+    def undo_snapshots(self, limit: int) -> list[dict[str, Any]]:
+        """The last ``limit`` states that :meth:`undo` would go back to, oldest first.
+
+        A saved game can carry them (see :meth:`restore_undo`), so that a resumed game
+        can still take back its last moves.
+
+        >>> game = Game("pressman", players=2, seed=1)
+        >>> game.play(game.legal_placements()[0])
+        >>> len(game.undo_snapshots(5)), game.undo_snapshots(0)
+        (1, [])
+        """
+        if limit <= 0:
+            return []
+        return [dict(snapshot) for snapshot in self._history[-limit:]]
+
+    def restore_undo(self, snapshots: Any) -> None:
+        """Give a loaded game the undo states of :meth:`undo_snapshots`.
+
+        Every state is checked as a saved game of the same rules and players (raises
+        :class:`CorruptSaveError` and keeps the history as it was if one is not).
+
+        >>> game = Game("pressman", players=2, seed=1)
+        >>> game.play(game.legal_placements()[0])
+        >>> resumed = Game.from_json(game.to_json())
+        >>> resumed.can_undo
+        False
+        >>> resumed.restore_undo(game.undo_snapshots(5))
+        >>> resumed.undo()
+        >>> resumed.to_json() == Game("pressman", players=2, seed=1).to_json()
+        True
+        """
+        if not isinstance(snapshots, list):
+            raise CorruptSaveError("the undo states must be a list")
+        checked = []
+        for number, snapshot in enumerate(snapshots, 1):
+            try:
+                state = Game.from_dict(snapshot, history=False)
+            except CorruptSaveError as error:
+                raise CorruptSaveError(f"undo state {number}: {error}") from None
+            if state.rules != self.rules or state.names != self.names:
+                raise CorruptSaveError(f"undo state {number} is of another game")
+            checked.append(state.to_dict())
+        if self.keep_history:
+            self._history = checked
+
     def to_dict(self) -> dict[str, Any]:
         """The whole game as plain, JSON-able data (language-neutral)."""
         return {

@@ -40,6 +40,8 @@ _ = translator("triomino")
 
 STORAGE_KEY = "triomino"
 SAVE_FORMAT = "mathgames-triomino-app"
+#: At most this many undo states go into a save (a save is sent to the browser each move).
+UNDO_SAVED_MAX = 64
 ZOOMS = (1.0, 1.5, 2.25, 3.4)
 
 #: The rule fields a teacher can set by hand in the set-up panel (numbers).
@@ -777,7 +779,17 @@ class TriominoApp(w.VBox):
             return ""
         return json.dumps({"format": SAVE_FORMAT, "bots": {str(p): k for p, k in
                                                             self.bot_kinds.items()},
-                           "game": self.game.to_dict()}, separators=(",", ":"))
+                           "game": self.game.to_dict(),
+                           "undo": self.game.undo_snapshots(self._undo_kept())},
+                          separators=(",", ":"))
+
+    def _undo_kept(self) -> int:
+        """How many undo states a save keeps: enough to take back the last human move."""
+        history = self.game.undo_snapshots(UNDO_SAVED_MAX)
+        for back, snapshot in enumerate(reversed(history), 1):
+            if snapshot["phase"] != "play" or snapshot["current"] not in self.bots:
+                return back  # where undo stops: before the last human action
+        return len(history)
 
     def load(self, text: str) -> None:
         """Resume a saved game; raises CorruptSaveError (and changes nothing) on bad text."""
@@ -788,6 +800,7 @@ class TriominoApp(w.VBox):
         if not isinstance(data, dict) or data.get("format") != SAVE_FORMAT:
             raise CorruptSaveError("not a saved Triomino game")
         game = Game.from_dict(data.get("game"))
+        game.restore_undo(data.get("undo", []))
         bots = data.get("bots")
         if not isinstance(bots, dict):
             raise CorruptSaveError("'bots' must map players to bot kinds")

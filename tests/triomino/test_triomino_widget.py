@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from mathgames.core.errors import CorruptSaveError
@@ -272,3 +274,34 @@ def test_a_language_change_keeps_the_custom_values():
         assert app.number_inputs["bridge_bonus"].value == 33
     finally:
         set_language("en")
+
+
+def test_a_resumed_game_can_still_undo_the_last_move():
+    app = started(seed=3)
+    before = app.game.to_json()
+    click_placement(app, app.game.legal_placements()[0])  # the bot answers at once
+    other = TriominoApp()
+    other.load(app.board.storage_value)
+    assert other.game.to_json() == app.game.to_json() and not other.undo_button.disabled
+    other.undo_button.click()
+    assert other.game.to_json() == before
+    # Only what undo needs travels with the save: the states back to the human's last move.
+    human_move(app)
+    assert app.game.current == 0 and len(app.game.undo_snapshots(99)) >= 4
+    kept = json.loads(app.board.storage_value)["undo"]
+    assert kept == app.game.undo_snapshots(99)[-len(kept):]
+    assert kept[0]["current"] == 0 and all(state["current"] == 1 for state in kept[1:])
+
+
+def test_a_forged_undo_state_is_refused_and_changes_nothing():
+    app = started(seed=3)
+    click_placement(app, app.game.legal_placements()[0])
+    data = json.loads(app.board.storage_value)
+    other = started(seed=8)
+    before = other.game.to_json()
+    for damage in ({"format": "chess"}, dict(data["undo"][0], names=["X", "Y"]),
+                   dict(data["undo"][0], pool=[])):
+        forged = json.dumps(dict(data, undo=[damage]))
+        with pytest.raises(CorruptSaveError, match="undo state 1"):
+            other.load(forged)
+        assert other.game.to_json() == before
