@@ -5,7 +5,8 @@ Starts the app's server (the ``make app`` command) on loopback, then for each N
 in its own browser context, and measures the time until the page is rendered
 (the game's setup panel shown: p50, p95), the time until the game's board is
 drawn (Start pressed, the board shown: p50, p95, max) and each kernel's memory
-(RSS and USS, by psutil). The same round runs on a bare notebook that shows one
+(RSS and USS, by psutil), and the CPU seconds the round cost the server with its
+kernels and the browser. The same round runs on a bare notebook that shows one
 ipywidgets button: the reference for what a kernel costs anyway. Kernels are shut
 down between rounds. The browser runs on the same 2 cores as the server, so the
 times include 30 pages' worth of browser work that a classroom's own devices would do.
@@ -91,6 +92,22 @@ def kernel_memory(server: psutil.Process) -> list[tuple[float, float]]:
     return found
 
 
+def cpu_seconds(server: psutil.Process) -> dict[int, tuple[str, float]]:
+    """CPU seconds used so far by each process of the server (itself and its kernels) and of
+    the headless browser: ``{pid: (what, seconds)}``."""
+    found: dict[int, tuple[str, float]] = {}
+    for what, procs in (("server", [server, *server.children(recursive=True)]),
+                        ("browser", [p for p in psutil.process_iter(["name"])
+                                     if (p.info["name"] or "").startswith("chrom")])):
+        for proc in procs:
+            try:
+                times = proc.cpu_times()
+                found[proc.pid] = (what, times.user + times.system)
+            except (psutil.NoSuchProcess, psutil.AccessDenied):
+                continue
+    return found
+
+
 async def open_page(browser: object, url: str, selector: str
                     ) -> tuple[float, float, str, object]:
     """Open a page; for a game, press Start on its setup panel and wait for the board.
@@ -136,6 +153,7 @@ def percentile(values: list[float], q: float) -> float:
 async def run_round(browser: object, base: str, server: psutil.Process, pages: list[str],
                     n: int, selector: str) -> dict[str, object]:
     urls = [f"{base}/voila/render/{pages[i % len(pages)]}" for i in range(n)]
+    cpu_before = cpu_seconds(server)
     results = await asyncio.gather(*(open_page(browser, url, selector) for url in urls))
     shown = [t for t, _, why, _ in results if not why]
     times = [t for _, t, why, _ in results if not why]
@@ -143,6 +161,9 @@ async def run_round(browser: object, base: str, server: psutil.Process, pages: l
         print("  not rendered:", why, flush=True)
     await asyncio.sleep(2)
     memory = kernel_memory(server)
+    cpu = {"server": 0.0, "browser": 0.0}
+    for pid, (what, seconds) in cpu_seconds(server).items():
+        cpu[what] += seconds - cpu_before.get(pid, (what, 0.0))[1]
     for *_, context in results:
         await context.close()
     for kernel in api(base + "/api/kernels"):
@@ -159,6 +180,7 @@ async def run_round(browser: object, base: str, server: psutil.Process, pages: l
         "kernels": len(memory),
         "rss": statistics.mean(rss) if rss else float("nan"),
         "uss": statistics.mean(uss) if uss else float("nan"),
+        "cpu_server": cpu["server"], "cpu_browser": cpu["browser"],
     }
 
 
@@ -209,12 +231,16 @@ async def main_async(args: argparse.Namespace) -> None:
     print(f"Voila load on {os.cpu_count()} cores; game pages: {', '.join(args.pages)}")
     print("page p50/p95: until the page is rendered (a game's setup panel shown);"
           " board p50/p95/max: until the board is drawn after Start (the bare page: its button)")
+    print("CPU s: the round's CPU seconds in the server and its kernels, and in the browser"
+          " (processes alive at the end of the round)")
     print(f"{'page':12} {'N':>4} {'rendered':>9} {'page p50':>9} {'page p95':>9} {'board p50':>10}"
-          f" {'board p95':>10} {'max s':>7} {'kernels':>8} {'RSS MiB':>8} {'USS MiB':>8}")
+          f" {'board p95':>10} {'max s':>7} {'kernels':>8} {'RSS MiB':>8} {'USS MiB':>8}"
+          f" {'server CPU s':>13} {'browser CPU s':>14}")
     for row in rows:
         print(f"{row['what']:12} {row['n']:>4} {row['rendered']:>9} {row['page50']:>9.2f}"
               f" {row['page95']:>9.2f} {row['p50']:>10.2f} {row['p95']:>10.2f} {row['max']:>7.2f}"
-              f" {row['kernels']:>8} {row['rss']:>8.1f} {row['uss']:>8.1f}")
+              f" {row['kernels']:>8} {row['rss']:>8.1f} {row['uss']:>8.1f}"
+              f" {row['cpu_server']:>13.1f} {row['cpu_browser']:>14.1f}")
     bare = [r for r in rows if r["what"] == "bare button"]
     games = [r for r in rows if r["what"] == "game pages"]
     for b, g in zip(bare, games, strict=False):  # --no-bare leaves no pairs
