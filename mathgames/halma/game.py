@@ -74,7 +74,7 @@ def pair_moves(occ: bytearray, cells: Iterable[int], topology: Topology,
     ``target[c]`` is set on the cells of the moving player's target camp (goal lock).
     """
     jumps = topology.jumps
-    steps = _STEP_PAIRS.get(topology.key) or _step_pairs(topology)
+    steps = _move_tables(topology).step_pairs
     out = []
     append = out.append
     for s in cells:
@@ -99,16 +99,6 @@ def pair_moves(occ: bytearray, cells: Iterable[int], topology: Topology,
             frontier = nxt
         occ[s] = own
     return out
-
-
-_STEP_PAIRS: dict[str, tuple] = {}
-
-
-def _step_pairs(topology: Topology) -> tuple:
-    table = tuple(tuple((n, (c, n)) for n in topology.neighbours[c])
-                  for c in range(topology.size))
-    _STEP_PAIRS[topology.key] = table
-    return table
 
 
 def shortest_path(occ: bytearray, start: int, end: int, topology: Topology,
@@ -324,7 +314,7 @@ class Game:
             return []
         p = self.to_move
         topo, names, lock, occ = self.topology, self.topology.names, self.target_masks[p], self.occ
-        steps, first_jumps = _move_tables(topo)
+        _pairs, steps, first_jumps = _move_tables(topo)
         jumps = topo.jumps
         moves = []
         append = moves.append
@@ -667,18 +657,28 @@ class Game:
         return iter(self.legal_moves())
 
 
-_MOVE_TABLES: dict[str, tuple] = {}
+class _MoveTables(NamedTuple):
+    """Per cell of a board, precomputed for move generation."""
+
+    step_pairs: tuple  # (to, (from, to)) for each step
+    steps: tuple  # (to, Move) for each step
+    first_jumps: tuple  # (over, to, Move) for each single jump
 
 
-def _move_tables(topo: Topology) -> tuple:
-    """Per cell: the step moves ``(to, Move)`` and the single jumps ``(over, to, Move)``."""
+_MOVE_TABLES: dict[str, _MoveTables] = {}
+
+
+def _move_tables(topo: Topology) -> _MoveTables:
+    """The board's :class:`_MoveTables`, built once per board."""
     if topo.key not in _MOVE_TABLES:
-        names = topo.names
-        steps = tuple(tuple((n, Move((names[c], names[n]))) for n in topo.neighbours[c])
-                      for c in range(topo.size))
-        jumps = tuple(tuple((o, t, Move((names[c], names[t]))) for o, t in topo.jumps[c])
-                      for c in range(topo.size))
-        _MOVE_TABLES[topo.key] = (steps, jumps)
+        names, cells = topo.names, range(topo.size)
+        _MOVE_TABLES[topo.key] = _MoveTables(
+            step_pairs=tuple(tuple((n, (c, n)) for n in topo.neighbours[c]) for c in cells),
+            steps=tuple(tuple((n, Move((names[c], names[n]))) for n in topo.neighbours[c])
+                        for c in cells),
+            first_jumps=tuple(tuple((o, t, Move((names[c], names[t]))) for o, t in topo.jumps[c])
+                              for c in cells),
+        )
     return _MOVE_TABLES[topo.key]
 
 
