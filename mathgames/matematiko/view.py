@@ -80,45 +80,40 @@ def _fmt(value: Fraction | float) -> str:
 
 
 def _line_mark(index: int, points: int, combo: str) -> str:
-    """Highlight of one full line, and its combination and points beside the grid."""
-    colour = SCORED if points else MUTED
-    opacity = "0.22" if points else "0.08"
-    parts: list[str] = []
-    bands: list[str] = []
+    """One full line's combination and points beside the grid, and a band over the line
+    when it scores."""
     grid_end = X0 + GRID_SIZE * CELL
     if index < 5:
         y = Y0 + index * CELL
-        bands.append(f'<rect x="{X0}" y="{y + 4}" width="{GRID_SIZE * CELL}" height="{CELL - 8}"'
-                     f' rx="14" fill="{colour}" fill-opacity="{opacity}" pointer-events="none"/>')
+        band = (f'<rect x="{X0}" y="{y + 4}" width="{GRID_SIZE * CELL}" height="{CELL - 8}"'
+                f' rx="14" fill="{SCORED}" fill-opacity="0.22" pointer-events="none"/>')
         tx, ty, anchor = grid_end + 14, y + CELL / 2, "start"
     elif index < 10:
         x = X0 + (index - 5) * CELL
-        bands.append(f'<rect x="{x + 4}" y="{Y0}" width="{CELL - 8}" height="{GRID_SIZE * CELL}"'
-                     f' rx="14" fill="{colour}" fill-opacity="{opacity}" pointer-events="none"/>')
+        band = (f'<rect x="{x + 4}" y="{Y0}" width="{CELL - 8}" height="{GRID_SIZE * CELL}"'
+                f' rx="14" fill="{SCORED}" fill-opacity="0.22" pointer-events="none"/>')
         tx, ty, anchor = x + CELL / 2, Y0 + GRID_SIZE * CELL + 34, "middle"
     else:
         a, b = ((X0, Y0), (grid_end, Y0 + GRID_SIZE * CELL)) if index == 10 else (
             (grid_end, Y0), (X0, Y0 + GRID_SIZE * CELL))
-        bands.append(f'<line x1="{a[0]}" y1="{a[1]}" x2="{b[0]}" y2="{b[1]}" stroke="{colour}"'
-                     f' stroke-opacity="{float(opacity) + 0.1:.2f}" stroke-width="26"'
-                     f' stroke-linecap="round" pointer-events="none"/>')
+        band = (f'<line x1="{a[0]}" y1="{a[1]}" x2="{b[0]}" y2="{b[1]}" stroke="{SCORED}"'
+                f' stroke-opacity="0.32" stroke-width="26"'
+                f' stroke-linecap="round" pointer-events="none"/>')
         if index == 10:
             tx, ty, anchor = grid_end + 14, Y0 + GRID_SIZE * CELL + 34, "start"
         else:
             tx, ty, anchor = grid_end + 14, Y0 - 26, "start"
-    if points:
-        parts.extend(bands)
     label = combination_label(combo)
-    size = 13 if index >= 5 and index < 10 else 15
-    parts.append(
-        f'<g class="mg-line-score" data-line="{index}" data-points="{points}"'
+    size = 13 if 5 <= index < 10 else 15
+    return (
+        (band if points else "")
+        + f'<g class="mg-line-score" data-line="{index}" data-points="{points}"'
         f' data-combination="{esc(combo)}" pointer-events="none">'
         f'<text x="{num(tx)}" y="{num(ty)}" text-anchor="{anchor}" font-size="30"'
-        f' font-weight="bold" fill="{colour if points else MUTED}">{points}</text>'
+        f' font-weight="bold" fill="{SCORED if points else MUTED}">{points}</text>'
         f'<text x="{num(tx)}" y="{num(ty + 22)}" text-anchor="{anchor}" font-size="{size}"'
         f' fill="{INK if points else MUTED}">{esc(label)}</text></g>'
     )
-    return "".join(parts)
 
 
 def render_grid(grid: Sequence[int | None], current: int | None = None,
