@@ -779,17 +779,17 @@ class TriominoApp(w.VBox):
             return ""
         return json.dumps({"format": SAVE_FORMAT, "bots": {str(p): k for p, k in
                                                             self.bot_kinds.items()},
-                           "game": self.game.to_dict(),
-                           "undo": self.game.undo_snapshots(self._undo_kept())},
+                           "game": self.game.to_dict(), "undo": self._undo_states()},
                           separators=(",", ":"))
 
-    def _undo_kept(self) -> int:
-        """How many undo states a save keeps: enough to take back the last human move."""
+    def _undo_states(self) -> list[dict[str, Any]]:
+        """The undo states a save keeps: back to where :meth:`undo` stops (before the last
+        human action), at most ``UNDO_SAVED_MAX``."""
         history = self.game.undo_snapshots(UNDO_SAVED_MAX)
         for back, snapshot in enumerate(reversed(history), 1):
             if snapshot["phase"] != "play" or snapshot["current"] not in self.bots:
-                return back  # where undo stops: before the last human action
-        return len(history)
+                return history[-back:]
+        return history
 
     def load(self, text: str) -> None:
         """Resume a saved game; raises CorruptSaveError (and changes nothing) on bad text."""
