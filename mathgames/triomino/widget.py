@@ -30,7 +30,7 @@ from mathgames.triomino.bots import BOTS, Bot, make_bot
 from mathgames.triomino.game import Game
 from mathgames.triomino.geometry import cell_id, parse_cell
 from mathgames.triomino.rules import PRESETS, RuleSet
-from mathgames.triomino.table import ORIGIN
+from mathgames.triomino.table import ORIGIN, Placement
 from mathgames.triomino.tiles import Tile
 from mathgames.triomino.view import rack_id, rack_svg, table_svg
 
@@ -642,6 +642,7 @@ class TriominoApp(w.VBox):
         if game is None:
             return
         mine = self._my_turn()
+        placements = game.legal_placements() if mine else []  # computed once per refresh
         clickable: set = set()
         hints: dict = {}
         ghost: dict = {}
@@ -651,11 +652,12 @@ class TriominoApp(w.VBox):
                 digits = self.selected.rotated(self.rotation)
                 ghost = {cell: digits for cell in clickable}
                 if self.hint_button.value:
-                    for p in game.legal_placements(self.selected):
-                        turned = p.tile.rotated(p.rotation) == digits
-                        hints[p.cell] = hints.get(p.cell, False) or turned
+                    for p in placements:
+                        if p.tile == self.selected:
+                            turned = p.tile.rotated(p.rotation) == digits
+                            hints[p.cell] = hints.get(p.cell, False) or turned
             elif self.hint_button.value:  # no tile selected: where does anything fit?
-                hints = {p.cell: True for p in game.legal_placements()}
+                hints = {p.cell: True for p in placements}
         owners = {}
         for item in game.log:
             if item[2] == "place":
@@ -671,9 +673,8 @@ class TriominoApp(w.VBox):
         hand = game.hand(player)
         playable = None
         if mine:
-            playable = set(game.placeable_tiles())
-            if self.hint_button.value:
-                playable = {p.tile for p in game.legal_placements()}
+            playable = ({p.tile for p in placements} if self.hint_button.value
+                        else set(game.placeable_tiles()))
         self.rack.svg = rack_svg(hand, selected=self.selected if mine else None,
                                  rotation=self.rotation, hidden=self.hidden,
                                  playable=playable, title=_("Your tiles"))
@@ -688,12 +689,13 @@ class TriominoApp(w.VBox):
         self.next_round_button.layout.display = None if game.phase == "round_over" else "none"
         self.zoom_in_button.disabled = self.zoom_level >= len(ZOOMS) - 1
         self.zoom_out_button.disabled = self.zoom_level == 0
-        self.status.value = self._status_text()
+        self.status.value = self._status_text(placements)
         self.sheet.value = self._sheet_html()
         self.summary.value = self._summary_html()
         self.board.storage_value = self.save()
 
-    def _status_text(self) -> str:
+    def _status_text(self, placements: list[Placement]) -> str:
+        """The status line; ``placements``: the legal placements of a human to move."""
         game = self.game
         colour = PALETTE[game.current % len(PALETTE)]
         parts = [_("Round {n}").format(n=game.round),
@@ -709,7 +711,7 @@ class TriominoApp(w.VBox):
                 elif game.drawn:
                     parts.append(esc(_("place the drawn tile {tile}, or draw or pass").format(
                         tile=game.last_drawn)))
-                elif not game.legal_placements():
+                elif not placements:
                     parts.append(esc(_("none of your tiles fits: draw") if game.can_draw()
                                      else _("none of your tiles fits: pass")))
         text = " · ".join(p if p.startswith("<b") else esc(p) for p in parts)
