@@ -1,15 +1,22 @@
 # Two commands set everything up on a fresh machine (Debian, python3, make):
-#   make app    serve the Voila app on http://localhost:8866
-#   make test   ruff and the whole pytest suite (unit, widget, notebooks, browser)
+#   make app    serve the Voila app on http://localhost:8866 (app pages only, loopback)
+#   make test   ruff and the whole pytest suite (unit, widget, notebooks, browser);
+#               installs Chromium first when it is missing (as root), or says how
 # Both create .venv when it is missing and reinstall only when pyproject.toml changed.
+# For a class:  make app CLASSROOM=1 [PASSWORD=secret] [MAX_KERNELS=40]
+# Developers:   make lab   JupyterLab on http://127.0.0.1:8888 with a token
 
 PYTHON ?= python3
 VENV ?= .venv
 BIN := $(VENV)/bin
 PORT ?= 8866
+LAB_PORT ?= 8888
+CLASSROOM ?=
+PASSWORD ?=
+MAX_KERNELS ?=
 PYTEST_ARGS ?=
 
-.PHONY: app test lint catalogs bench clean
+.PHONY: app lab test chromium lint catalogs bench clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -25,12 +32,20 @@ $(VENV)/.installed-test: pyproject.toml | $(BIN)/python
 	touch $@ $(VENV)/.installed-app
 
 app: $(VENV)/.installed-app
-	$(BIN)/python -m mathgames.app.serve --port $(PORT)
+	$(if $(PASSWORD),@MATHGAMES_PASSWORD="$(PASSWORD)") $(BIN)/python -m mathgames.app.serve \
+		--port $(PORT) \
+		$(if $(CLASSROOM),--classroom) $(if $(MAX_KERNELS),--max-kernels $(MAX_KERNELS))
+
+lab: $(VENV)/.installed-app
+	$(BIN)/python -m mathgames.app.serve --lab --port $(LAB_PORT)
+
+chromium:
+	@.ci/ensure-chromium
 
 lint: $(VENV)/.installed-test
 	$(BIN)/ruff check mathgames tests bench
 
-test: lint
+test: chromium lint
 	$(BIN)/python -m pytest --nbval $(PYTEST_ARGS)
 
 catalogs: $(VENV)/.installed-app

@@ -2,6 +2,7 @@
 
 - ``voila_url`` (session): the address of the app's server (the same command as
   ``make app``) serving ``notebooks/`` on a free loopback port; stopped at the end.
+- ``lab_url`` (session): JupyterLab for developers (``make lab``), with its token.
 - ``browser`` (session): headless Chromium from ``/usr/bin/chromium`` (or the path
   in ``MATHGAMES_CHROMIUM``), driven by Playwright. Playwright never downloads a
   browser here.
@@ -13,15 +14,15 @@
 
 from __future__ import annotations
 
+import http.client
 import os
+import secrets
 import shutil
 import signal
 import socket
 import subprocess
 import sys
 import time
-import urllib.error
-import urllib.request
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -63,23 +64,34 @@ def chromium_path() -> str:
 
 
 class Server:
-    """A running app server (the ``make app`` command) on a loopback port."""
+    """A running app server (the ``make app`` command) on a loopback port.
 
-    def __init__(self, root: Path, log: Path, python: str | None = None) -> None:
+    ``command`` replaces the app's server command (the Binder test runs Binder's own
+    server); ``ready_path`` is a cheap address that answers once the server is up.
+    """
+
+    def __init__(self, root: Path, log: Path, python: str | None = None,
+                 command: list[str] | None = None, ready_path: str = "/",
+                 env: dict[str, str] | None = None, port: int | None = None,
+                 **options: Any) -> None:
         from mathgames.app.serve import server_command
 
-        self.port = free_port()
+        self.port = port or free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.log = log
+        self.ready_path = ready_path
         log.parent.mkdir(parents=True, exist_ok=True)
-        env = dict(os.environ, PYTHONUNBUFFERED="1")
-        env.pop("QUERY_STRING", None)
+        full_env = dict(os.environ, PYTHONUNBUFFERED="1", **(env or {}))
+        full_env.pop("QUERY_STRING", None)
+        if "MATHGAMES_PASSWORD" not in (env or {}):
+            full_env.pop("MATHGAMES_PASSWORD", None)
         self._log_file = log.open("w")
-        command = server_command(root, self.port)
-        if python:  # another environment's server (the Binder test)
-            command[0] = python
+        if command is None:
+            command = server_command(root, self.port, **options)
+            if python:  # another environment's server
+                command[0] = python
         self.process = subprocess.Popen(
-            command, cwd=ROOT, env=env, stdout=self._log_file,
+            command, cwd=ROOT, env=full_env, stdout=self._log_file,
             stderr=subprocess.STDOUT, start_new_session=True,
         )
 
@@ -89,12 +101,15 @@ class Server:
             if self.process.poll() is not None:
                 raise RuntimeError(f"the server exited early; see {self.log}:\n"
                                    + self.log.read_text()[-3000:])
+            connection = http.client.HTTPConnection("127.0.0.1", self.port, timeout=2)
             try:
-                with urllib.request.urlopen(self.url + "/api/status", timeout=2) as reply:
-                    if reply.status == 200:
-                        return
-            except (urllib.error.URLError, ConnectionError, TimeoutError):
+                connection.request("GET", self.ready_path)
+                if connection.getresponse().status in (200, 302):
+                    return
+            except (OSError, http.client.HTTPException):
                 pass
+            finally:
+                connection.close()
             time.sleep(0.3)
         raise RuntimeError(f"the server did not answer within {timeout} s; see {self.log}")
 
@@ -121,6 +136,28 @@ def voila_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     try:
         server.wait_ready()
         yield server.url
+    finally:
+        server.stop()
+
+
+@pytest.fixture(scope="session")
+def lab_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, str]]:
+    """JupyterLab for developers (``make lab``) on a copy of ``notebooks/``: (address, token).
+
+    A copy, so that JupyterLab and Notebook 7 in the tests may save what they like.
+    """
+    from mathgames.app.serve import lab_command
+
+    served = tmp_path_factory.mktemp("lab") / "notebooks"
+    shutil.copytree(NOTEBOOKS, served)
+    token = secrets.token_urlsafe(16)
+    port = free_port()
+    server = Server(served, ARTIFACTS / "lab-server.log", port=port,
+                    command=lab_command(served, port, token),
+                    ready_path=f"/api/status?token={token}")
+    try:
+        server.wait_ready()
+        yield server.url, token
     finally:
         server.stop()
 
@@ -210,7 +247,7 @@ def notebook_page(page: Any, voila_url: str) -> Callable[..., Any]:
 
 
 @pytest.fixture
-def lab_page(page: Any, voila_url: str) -> Callable[..., Any]:
+def lab_page(page: Any, lab_url: tuple[str, str]) -> Callable[..., Any]:
     """Open a notebook in JupyterLab 4 (``ui="lab"``) or Notebook 7 (``ui="notebook"``),
     run all its cells, and wait until ``wait_for`` is visible."""
 
@@ -218,7 +255,8 @@ def lab_page(page: Any, voila_url: str) -> Callable[..., Any]:
 
     def open_in(name: str, ui: str = "lab", wait_for: str = ".mathgames-board") -> Any:
         path = "lab/tree" if ui == "lab" else "notebooks"
-        page.goto(f"{voila_url}/{path}/{name}", wait_until="domcontentloaded")
+        url, token = lab_url
+        page.goto(f"{url}/{path}/{name}?token={token}", wait_until="domcontentloaded")
         page.wait_for_selector(".jp-Notebook .jp-Cell", timeout=PAGE_TIMEOUT_MS)
         # JupyterLab may ask which kernel to use: take the one it proposes (Python 3).
         dialog = page.locator(".jp-Dialog .jp-Dialog-button.jp-mod-accept")

@@ -243,7 +243,12 @@ def landing_html() -> str:
 
 
 def landing() -> w.VBox:
-    """The whole landing page: header and cards."""
+    """The whole landing page: header, the class address in classroom mode, and cards."""
+    from mathgames.app.address import class_address_block
+
     cards = w.HTML(landing_html())
     cards.add_class("mg-landing")
-    return w.VBox([header("index.ipynb", ""), cards])
+    parts: list[w.Widget] = [header("index.ipynb", "")]
+    if block := class_address_block():
+        parts.append(w.HTML(block))
+    return w.VBox([*parts, cards])

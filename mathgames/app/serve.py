@@ -1,15 +1,25 @@
 """Serve the Voila app: ``python -m mathgames.app.serve`` (what ``make app`` runs).
 
-It starts a Jupyter server with the Voila extension on loopback, with the
-landing page ``index.ipynb`` of the notebooks folder as its front page, and with
-kernel culling switched on so that a classroom's server does not fill up with
-the kernels of closed pages. The same settings stand in the repository's
-``jupyter_config.json``, which Binder reads.
+The app's server is Voila's standalone server (:mod:`mathgames.app.voila_server`):
+the landing page at ``/``, every notebook of the notebooks folder (and its
+subfolders) as a page at ``/voila/render/<path>``, their static files and their
+kernels' websockets, and nothing else: no JupyterLab, no Notebook, no
+terminals, no contents API, no kernel started except by rendering a page, and
+the browser may not ask a kernel to execute code.
+
+- Loopback by default. ``--classroom`` serves on the computer's network address,
+  prints the address students type and shows it, with a QR code, on the landing page.
+- ``--password`` (or ``MATHGAMES_PASSWORD``) puts a class password page in front of
+  every page.
+- ``--max-kernels`` caps the pages open at once (default: :func:`default_max_kernels`,
+  from the computer's memory); past it, visitors get a translated "busy" page.
+- The kernel of a closed, reloaded or abandoned page ends within about 20 s.
+- ``--lab`` runs JupyterLab for developers instead, on loopback with a token.
 
 >>> cmd = server_command(Path("notebooks"), port=8866)
->>> cmd[1:4]
-['-m', 'jupyter', 'server']
->>> "--ServerApp.default_url=/voila/render/index.ipynb" in cmd
+>>> cmd[1:3], cmd[3:5]
+(['-m', 'mathgames.app.serve'], ['--port', '8866'])
+>>> "--classroom" in server_command(Path("notebooks"), 8866, classroom=True)
 True
 """
 
@@ -17,16 +27,28 @@ from __future__ import annotations
 
 import argparse
 import os
+import secrets
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
-__all__ = ["SERVER_SETTINGS", "main", "server_command"]
+__all__ = [
+    "KERNEL_BUDGET_MIB",
+    "SERVER_SETTINGS",
+    "app_config",
+    "default_max_kernels",
+    "lab_command",
+    "main",
+    "server_command",
+]
 
-#: Jupyter settings of the app (also in the repository's jupyter_config.json).
+#: Jupyter settings of the app (also in the repository's jupyter_config.json, which
+#: Binder's own Jupyter server reads through binder/start).
 SERVER_SETTINGS: dict[str, dict[str, object]] = {
     "MappingKernelManager": {
-        # A page that was closed leaves an idle kernel: end it after 10 minutes.
+        # A backstop: the app's server ends the kernel of a page that left within about
+        # 20 s (mathgames.app.voila_server.KernelReaper); Binder culls after 10 minutes.
         "cull_idle_timeout": 600,
         "cull_interval": 60,
         "cull_connected": False,
@@ -50,56 +72,144 @@ SERVER_SETTINGS: dict[str, dict[str, object]] = {
     },
 }
 
-
-def _flag(section: str, name: str, value: object) -> str:
-    if isinstance(value, bool):
-        text = str(value)
-    elif isinstance(value, list):
-        text = "[" + ",".join(repr(item) for item in value) + "]"
-    else:
-        text = str(value)
-    return f"--{section}.{name}={text}"
+#: Memory set aside per open page when the cap comes from the computer's memory: a game
+#: page's kernel uses about 60 MiB, a lesson with charts about twice that.
+KERNEL_BUDGET_MIB = 150
 
 
-def server_command(root: Path, port: int, ip: str = "127.0.0.1",
-                   landing: str = "index.ipynb") -> list[str]:
-    """The command line of the app's server for a notebooks folder."""
-    cmd = [
-        sys.executable, "-m", "jupyter", "server",
-        "--no-browser",
-        f"--port={port}",
-        "--port-retries=0",
-        f"--ServerApp.ip={ip}",
-        f"--ServerApp.root_dir={root}",
-        f"--ServerApp.default_url=/voila/render/{landing}",
-        "--IdentityProvider.token=",
-        "--ServerApp.password=",
-        "--ServerApp.disable_check_xsrf=False",
-    ]
+def default_max_kernels(total_bytes: int | None = None) -> int:
+    """The default cap on open pages: half the computer's memory at 150 MiB a page.
+
+    >>> default_max_kernels(8 * 2**30), default_max_kernels(16 * 2**30)
+    (27, 54)
+    >>> default_max_kernels(2**30)
+    4
+    """
+    if total_bytes is None:
+        try:
+            total_bytes = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
+        except (ValueError, OSError, AttributeError):  # not a POSIX system
+            total_bytes = 4 * 2**30
+    return max(4, int(total_bytes / 2 // (KERNEL_BUDGET_MIB * 2**20)))
+
+
+def server_command(root: Path, port: int, *, classroom: bool = False,
+                   max_kernels: int | None = None, ip: str | None = None) -> list[str]:
+    """The command line of the app's server (``make app``) for a notebooks folder.
+
+    A class password goes through the ``MATHGAMES_PASSWORD`` environment variable,
+    which other users of the computer cannot read in its list of processes.
+    """
+    cmd = [sys.executable, "-m", "mathgames.app.serve", "--port", str(port),
+           "--root", str(root)]
+    if classroom:
+        cmd.append("--classroom")
+    if ip:
+        cmd += ["--ip", ip]
+    if max_kernels is not None:
+        cmd += ["--max-kernels", str(max_kernels)]
+    return cmd
+
+
+def lab_command(root: Path, port: int, token: str) -> list[str]:
+    """JupyterLab for developers: loopback only, and a token in every address."""
+    cmd = [sys.executable, "-m", "jupyterlab", "--no-browser", f"--port={port}",
+           "--port-retries=0", "--ServerApp.ip=127.0.0.1", f"--ServerApp.root_dir={root}",
+           f"--IdentityProvider.token={token}"]
     if hasattr(os, "geteuid") and os.geteuid() == 0:
         cmd.append("--allow-root")
-    for section, settings in SERVER_SETTINGS.items():
-        cmd += [_flag(section, name, value) for name, value in settings.items()]
     return cmd
+
+
+def app_config(root: Path, port: int, ip: str, max_kernels: int, class_url: str = "",
+               hashed_password: str = "") -> Any:
+    """The traitlets configuration of the app's Voila server."""
+    from traitlets.config import Config
+
+    config = Config({section: dict(values) for section, values in SERVER_SETTINGS.items()})
+    config.Voila.root_dir = str(root)
+    config.Voila.port = port
+    config.Voila.port_retries = 0
+    config.Voila.ip = ip
+    config.Voila.open_browser = False
+    config.AppVoila.max_kernels = max_kernels
+    config.AppVoila.class_url = class_url
+    if hashed_password:
+        config.PasswordIdentityProvider.hashed_password = hashed_password
+    return config
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="python -m mathgames.app.serve",
+        description="Serve the mathgames app (Voila, app pages only).")
+    parser.add_argument("--port", type=int, default=None,
+                        help="the port (default 8866; 8888 with --lab)")
+    parser.add_argument("--root", type=Path, default=Path("notebooks"),
+                        help="the folder of the app's notebooks (default: notebooks)")
+    parser.add_argument("--classroom", action="store_true",
+                        help="serve on this computer's network address, for a class")
+    parser.add_argument("--ip", default=None,
+                        help="listen on this address (default: loopback; "
+                             "with --classroom: every interface)")
+    parser.add_argument("--password", default=None,
+                        help="a class password asked before every page "
+                             "(or set MATHGAMES_PASSWORD)")
+    parser.add_argument("--max-kernels", type=int, default=None,
+                        help="at most this many pages open at once (default: half the "
+                             f"memory at {KERNEL_BUDGET_MIB} MiB a page, here "
+                             f"{default_max_kernels()}; 0: no cap)")
+    parser.add_argument("--lab", action="store_true",
+                        help="run JupyterLab for developers instead (loopback, with a token)")
+    return parser
 
 
 def main(argv: list[str] | None = None) -> int:
     """Run the server until interrupted."""
-    parser = argparse.ArgumentParser(description="Serve the mathgames Voila app.")
-    parser.add_argument("--port", type=int, default=8866)
-    parser.add_argument("--ip", default="127.0.0.1")
-    parser.add_argument("--root", type=Path, default=Path("notebooks"),
-                        help="the folder of the app's notebooks (default: notebooks)")
+    parser = _parser()
     args = parser.parse_args(argv)
     root = args.root.resolve()
     if not (root / "index.ipynb").exists():
         parser.error(f"{root} has no index.ipynb: run this from the repository's top folder")
-    print(f"mathgames: serving the app on http://localhost:{args.port}  (Ctrl+C stops it)",
-          flush=True)
-    try:
-        return subprocess.call(server_command(root, args.port, args.ip))
-    except KeyboardInterrupt:
-        return 0
+    if args.lab:
+        port = args.port or 8888
+        token = secrets.token_urlsafe(24)
+        print(f"mathgames: JupyterLab for developers on "
+              f"http://127.0.0.1:{port}/lab?token={token}", flush=True)
+        try:
+            return subprocess.call(lab_command(root, port, token))
+        except KeyboardInterrupt:
+            return 0
+
+    from jupyter_server.auth.security import passwd
+
+    from mathgames.app.address import CLASS_URL_VARIABLE, lan_address
+    from mathgames.app.voila_server import AppVoila
+
+    port = args.port or 8866
+    password = args.password if args.password is not None else os.environ.get(
+        "MATHGAMES_PASSWORD", "")
+    max_kernels = default_max_kernels() if args.max_kernels is None else args.max_kernels
+    ip = args.ip or ("0.0.0.0" if args.classroom else "127.0.0.1")
+    class_url = ""
+    if args.classroom:
+        host = lan_address() if ip in ("0.0.0.0", "") else ip
+        class_url = f"http://{host}:{port}/"
+        os.environ[CLASS_URL_VARIABLE] = class_url  # the kernels show it on the landing page
+    else:
+        os.environ.pop(CLASS_URL_VARIABLE, None)
+    print(f"mathgames: serving the app on http://{'localhost' if ip == '127.0.0.1' else ip}"
+          f":{port}  (Ctrl+C stops it)", flush=True)
+    if class_url:
+        print(f"mathgames: classroom mode. Students type: {class_url}", flush=True)
+    print(f"mathgames: at most {max_kernels or 'unlimited'} pages open at once"
+          + ("; a class password is required" if password else ""), flush=True)
+    config = app_config(root, port, ip, max_kernels, class_url,
+                        passwd(password) if password else "")
+    app = AppVoila(config=config)
+    app.initialize([])
+    app.start()
+    return 0
 
 
 if __name__ == "__main__":

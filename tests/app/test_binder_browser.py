@@ -8,6 +8,8 @@ app's server from it and renders the landing page and a game page in Chromium.
 
 from __future__ import annotations
 
+import os
+import secrets
 import subprocess
 import sys
 import venv
@@ -16,7 +18,7 @@ from typing import Any
 
 import pytest
 
-from tests.conftest import ROOT, Server, wait_rendered
+from tests.conftest import ROOT, Server, free_port, wait_rendered
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -48,16 +50,34 @@ def test_the_binder_environment_ships_the_widget_and_catalogs(binder_env: Path) 
 
 def test_the_binder_environment_serves_the_app(binder_env: Path, page: Any,
                                                tmp_path: Path) -> None:
-    server = Server(ROOT / "notebooks", tmp_path / "binder-server.log", python=str(binder_env))
+    """Binder runs its own Jupyter server with a token (through binder/start), not the app's
+    server: the badge's address renders the landing page and a game page, and that server
+    read the app's settings from jupyter_config.json."""
+    token = secrets.token_urlsafe(16)
+    port = free_port()
+    jupyter = str(binder_env.parent / "jupyter")
+    command = [str(ROOT / "binder" / "start"), jupyter, "server", "--no-browser", "--debug",
+               f"--port={port}", "--ServerApp.ip=127.0.0.1", f"--ServerApp.root_dir={ROOT}",
+               f"--IdentityProvider.token={token}", "--allow-root"]
+    server = Server(ROOT, tmp_path / "binder-server.log", command=command, port=port,
+                    ready_path=f"/api/status?token={token}",
+                    env={"PATH": f"{binder_env.parent}:{os.environ['PATH']}"})
     try:
         server.wait_ready()
-        page.goto(server.url + "/", wait_until="domcontentloaded")  # the front page redirects
+        # Without the token, Binder's server lets no one in.
+        page.goto(server.url + "/voila/render/notebooks/index.ipynb",
+                  wait_until="domcontentloaded")
+        assert page.locator(".mg-landing").count() == 0
+        # The badge's urlpath, with the token Binder adds.
+        page.goto(server.url + f"/voila/render/notebooks/index.ipynb?token={token}",
+                  wait_until="domcontentloaded")
         wait_rendered(page, ".mg-landing .mg-card")
-        assert page.url.split("?")[0].endswith("/voila/render/index.ipynb")
         assert page.locator(".mg-card").count() >= 7
-        page.goto(server.url + "/voila/render/board_demo.ipynb?lang=cs")
+        page.goto(server.url + "/voila/render/notebooks/board_demo.ipynb?lang=cs")
         wait_rendered(page)
         assert page.locator(".mg-header .mg-title").text_content() == "Ukázka hrací desky"
     finally:
         server.stop()
+    log = server.log.read_text()
+    assert str(ROOT / "jupyter_config.json") in log  # "Loaded config file: ..."
     assert sys.executable != str(binder_env)

@@ -3,9 +3,16 @@
 from __future__ import annotations
 
 import json
+import subprocess
 from pathlib import Path
 
-from mathgames.app.serve import SERVER_SETTINGS, server_command
+from mathgames.app.serve import (
+    KERNEL_BUDGET_MIB,
+    SERVER_SETTINGS,
+    app_config,
+    default_max_kernels,
+    server_command,
+)
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -21,11 +28,65 @@ def test_closed_pages_kernels_are_culled() -> None:
     assert culling["cull_connected"] is False
 
 
-def test_the_landing_page_is_the_front_page(tmp_path: Path) -> None:
+def test_make_app_serves_on_loopback_unless_asked_for_a_class(tmp_path: Path) -> None:
     cmd = server_command(tmp_path, port=8866)
-    assert "--ServerApp.default_url=/voila/render/index.ipynb" in cmd
-    assert "--ServerApp.ip=127.0.0.1" in cmd
-    assert "--MappingKernelManager.cull_idle_timeout=600" in cmd
+    assert cmd[1:] == ["-m", "mathgames.app.serve", "--port", "8866", "--root", str(tmp_path)]
+    config = app_config(tmp_path, 8866, "127.0.0.1", max_kernels=5)
+    assert config.Voila.ip == "127.0.0.1"
+    assert config.AppVoila.max_kernels == 5
+    assert config.MappingKernelManager.cull_idle_timeout == 600
+    assert "hashed_password" not in config.PasswordIdentityProvider
+
+
+def test_the_default_cap_follows_the_memory() -> None:
+    assert default_max_kernels(4 * 2**30) < default_max_kernels(16 * 2**30)
+    assert default_max_kernels(16 * 2**30) * KERNEL_BUDGET_MIB * 2**20 <= 8 * 2**30
+    assert default_max_kernels(256 * 2**20) >= 4  # a small machine still serves a group
+    assert default_max_kernels() >= 4
+
+
+def run_ensure_chromium(tmp_path: Path, uid: int, apt: bool) -> subprocess.CompletedProcess:
+    """The Chromium check of `make test` on a machine without Chromium (a PATH without it;
+    `id` and `apt-get` stand-ins record what the script asks for)."""
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    (bin_dir / "id").write_text(f"#!/bin/sh\necho {uid}\n")
+    if apt:
+        (bin_dir / "apt-get").write_text(
+            f"#!/bin/sh\necho \"$@\" >> {tmp_path}/apt.log\n"
+            f'case "$*" in *install*) printf "#!/bin/sh\\n" > {bin_dir}/chromium;'
+            f" /bin/chmod +x {bin_dir}/chromium;; esac\n")
+    for tool in bin_dir.iterdir():
+        tool.chmod(0o755)
+    env = {"PATH": str(bin_dir), "HOME": str(tmp_path)}
+    return subprocess.run(["/bin/bash", str(ROOT / ".ci" / "ensure-chromium")], env=env,
+                          capture_output=True, text=True, timeout=30)
+
+
+def test_make_test_without_chromium_stops_at_once_with_the_command(tmp_path: Path) -> None:
+    result = run_ensure_chromium(tmp_path, uid=1000, apt=True)
+    assert result.returncode == 1
+    assert "sudo apt-get install -y chromium" in result.stderr
+    assert not (tmp_path / "apt.log").exists()
+
+
+def test_make_test_as_root_installs_chromium(tmp_path: Path) -> None:
+    result = run_ensure_chromium(tmp_path, uid=0, apt=True)
+    assert result.returncode == 0, result.stderr
+    calls = (tmp_path / "apt.log").read_text().splitlines()
+    assert calls[0].startswith("update")
+    assert "install" in calls[1] and "chromium" in calls[1].split()
+    makefile = (ROOT / "Makefile").read_text()
+    assert "\ntest: chromium " in makefile  # checked before anything else
+
+
+def test_binder_reads_the_settings_through_its_start_script(tmp_path: Path) -> None:
+    script = ROOT / "binder" / "start"
+    out = subprocess.run([str(script), "sh", "-c", "echo $JUPYTER_CONFIG_PATH"],
+                         capture_output=True, text=True, timeout=30, cwd=tmp_path,
+                         env={"PATH": "/usr/bin:/bin"})
+    assert out.stdout.split(":")[0].strip() == str(ROOT)
+    assert (ROOT / "jupyter_config.json").exists()
 
 
 def test_binder_installs_the_package_and_the_app() -> None:

@@ -1,0 +1,308 @@
+"""The app's own Voila server: the app's pages, their files and kernels, and nothing else.
+
+:class:`AppVoila` is Voila's standalone application (no Jupyter server, so no
+JupyterLab, Notebook, terminals, contents API or kernels API that starts a
+kernel) with these changes:
+
+- ``/`` redirects to the landing page (keeping ``?lang=``); the file tree and its
+  contents listing are gone; any notebook under the root folder is a page at
+  ``/voila/render/<path>``.
+- :class:`AppPageHandler` renders a page only while fewer than ``max_kernels``
+  kernels run (or are being started), and otherwise answers with a friendly,
+  translated "busy" page (HTTP 503) without touching what runs. It also sets the
+  ``_xsrf`` cookie, which the page's "close" beacon (``POST
+  /voila/api/shutdown/<kernel>``) must send back: without it the beacon is
+  refused (voila-dashboards/voila#1458) and the kernel of a closed page lives on.
+- :class:`KernelReaper` ends the kernel of a page that disconnected and did not
+  come back (a killed browser sends no beacon).
+- With a class password, :class:`AppLoginHandler` is a small translated login page.
+
+Every user-facing text is translated; the language comes from ``?lang=``, then
+the browser's ``Accept-Language``:
+
+>>> language_for("lang=pl", "cs,en;q=0.8")
+'pl'
+>>> language_for("", "de-DE,ru;q=0.9,en;q=0.8")
+'ru'
+>>> language_for("", None)
+'en'
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import time
+from collections.abc import Iterator
+from datetime import datetime, timezone
+from typing import Any
+
+import tornado.web
+from jupyter_server.auth.login import LoginFormHandler
+from jupyter_server.base.handlers import JupyterHandler
+from jupyter_server.services.kernels.handlers import KernelHandler
+from jupyter_server.utils import url_path_join
+from tornado.ioloop import PeriodicCallback
+from traitlets import Float, Int, Unicode
+from voila.app import Voila
+from voila.tornado.contentshandler import VoilaContentsHandler
+from voila.tornado.handler import TornadoVoilaHandler
+from voila.tornado.treehandler import TornadoVoilaTreeHandler
+
+from mathgames.app.address import address_html
+from mathgames.core.i18n import LANGUAGES, language_from_query, set_language, translator
+from mathgames.core.svg import esc
+
+__all__ = ["AppLoginHandler", "AppPageHandler", "AppVoila", "KernelReaper", "busy_html",
+           "language_for", "login_html"]
+
+_ = translator("app")
+
+
+def language_for(query: str | None, accept_language: str | None) -> str:
+    """The visitor's language: ``lang=`` in the query, else the browser's first supported one."""
+    chosen = language_from_query(query)
+    if chosen:
+        return chosen
+    for part in (accept_language or "").split(","):
+        code = part.split(";")[0].strip().lower()[:2]
+        if code in LANGUAGES:
+            return code
+    return "en"
+
+
+@contextlib.contextmanager
+def _in_language(code: str) -> Iterator[None]:
+    previous = set_language(code)
+    try:
+        yield
+    finally:
+        set_language(previous)
+
+
+_PAGE_STYLE = (
+    "body{font-family:'DejaVu Sans','Segoe UI',Arial,sans-serif;color:#1b1b1b;"
+    "background:#f7f9fb;margin:0}"
+    "header{background:#17324d;color:#fff;padding:12px 18px;font-size:22px;font-weight:bold}"
+    "main{max-width:34em;margin:2em auto;padding:0 1em;font-size:19px;line-height:1.45}"
+    "a.mg-button,button{display:inline-block;background:#0072B2;color:#fff;border:0;"
+    "border-radius:6px;padding:10px 18px;font-size:19px;text-decoration:none;cursor:pointer}"
+    "input{font-size:19px;padding:8px;width:100%;box-sizing:border-box;margin:6px 0 14px}"
+    ".mg-error{color:#a40000;font-weight:bold}"
+)
+
+
+def _page(language: str, title: str, body: str, refresh: int | None = None) -> str:
+    meta = f'<meta http-equiv="refresh" content="{refresh}">' if refresh else ""
+    return (
+        f'<!DOCTYPE html><html lang="{language}"><head><meta charset="utf-8">'
+        '<meta name="viewport" content="width=device-width, initial-scale=1">'
+        f"{meta}<title>{esc(title)}</title><style>{_PAGE_STYLE}</style></head>"
+        f"<body><header>{esc(_('Maths games'))}</header><main>{body}</main></body></html>"
+    )
+
+
+def busy_html(language: str, again: str) -> str:
+    """The page a visitor sees when the server runs as many kernels as it may.
+
+    >>> "busy" in busy_html("en", "/voila/render/halma.ipynb")
+    True
+    >>> "zaneprázdněn" in busy_html("cs", "/")
+    True
+    """
+    with _in_language(language):
+        title = _("The class server is busy")
+        body = (
+            f'<h1 class="mg-busy">{esc(title)}</h1>'
+            f"<p>{esc(_('The class server is busy: try again in a minute.'))}</p>"
+            f"<p>{esc(_('This page tries again by itself every minute.'))}</p>"
+            f'<p><a class="mg-button" href="{esc(again)}">{esc(_("Try again"))}</a></p>'
+        )
+        return _page(language, title, body, refresh=60)
+
+
+def login_html(language: str, next_url: str, xsrf_field: str, wrong: bool) -> str:
+    """The class password page.
+
+    >>> html = login_html("pl", "/voila/render/index.ipynb", "", wrong=True)
+    >>> 'type="password"' in html and "Hasło klasy" in html
+    True
+    """
+    with _in_language(language):
+        title = _("Class password")
+        error = (f'<p class="mg-error" role="alert">{esc(_("Wrong password: ask your teacher."))}'
+                 "</p>" if wrong else "")
+        body = (
+            f"<h1>{esc(title)}</h1>{error}"
+            f'<form method="post" action="?next={esc(tornado.escape.url_escape(next_url))}'
+            f'&amp;lang={language}">{xsrf_field}'
+            f'<label for="password">{esc(_("Type the password your teacher gave the class."))}'
+            '</label><input type="password" id="password" name="password" autofocus '
+            'autocomplete="current-password">'
+            f'<button type="submit">{esc(_("Enter"))}</button></form>'
+        )
+        return _page(language, title, body)
+
+
+class AppPageHandler(TornadoVoilaHandler):
+    """Renders an app page, or the "busy" page when the server is full."""
+
+    #: Pages admitted whose kernel has not started yet (counted against the cap).
+    pending = 0
+
+    @tornado.web.authenticated
+    async def get(self, path: str | None = None) -> None:
+        # The page's close beacon sends this cookie back; without it the server refuses
+        # the shutdown request with "'_xsrf' argument missing" (voila#1458).
+        _ = self.xsrf_token
+        cap = self.settings.get("mathgames_max_kernels", 0)
+        running = len(self.kernel_manager.list_kernel_ids())
+        if cap and running + AppPageHandler.pending >= cap:
+            self.log.warning("mathgames: %d kernels running, %d starting: busy page for %s",
+                             running, AppPageHandler.pending, path)
+            language = language_for(self.request.query, self.request.headers.get(
+                "Accept-Language"))
+            self.set_status(503)
+            self.set_header("Retry-After", "60")
+            self.set_header("Cache-Control", "no-store")
+            self.finish(busy_html(language, self.request.uri))
+            return
+        AppPageHandler.pending += 1
+        counted = True
+        try:
+            async for html in self.get_generator(path=path):
+                if counted:  # the first piece of a page comes after its kernel started
+                    AppPageHandler.pending -= 1
+                    counted = False
+                self.write(html)
+                self.flush()
+        finally:
+            if counted:
+                AppPageHandler.pending -= 1
+
+
+class AppKernelHandler(KernelHandler):
+    """A page may read its kernel's model; no one ends a kernel through this API."""
+
+    async def delete(self, kernel_id: str) -> None:
+        raise tornado.web.HTTPError(405)
+
+
+class LandingRedirectHandler(JupyterHandler):
+    """``/`` leads to the landing page, keeping the query (``?lang=``)."""
+
+    def get(self) -> None:
+        target = url_path_join(self.base_url, "voila/render/index.ipynb")
+        query = self.request.query
+        self.redirect(target + (f"?{query}" if query else ""))
+
+
+class AppLoginHandler(LoginFormHandler):
+    """The class password page, in the visitor's language."""
+
+    def _render(self, message: dict[str, str] | None = None) -> None:
+        language = language_for(self.request.query, self.request.headers.get("Accept-Language"))
+        next_url = self.get_argument("next", default=self.base_url)
+        self.set_header("Content-Type", "text/html; charset=UTF-8")
+        self.finish(login_html(language, next_url, self.xsrf_form_html(), wrong=bool(message)))
+
+
+class KernelReaper:
+    """Ends kernels whose page went away.
+
+    A kernel that had a page connected and has had none for ``disconnected_grace``
+    seconds (the page was closed, reloaded, left, or its browser died) is shut down;
+    so is a kernel that never got its page's connection and has been quiet for
+    ``unconnected_grace`` seconds (a page abandoned while it loaded). Call
+    :meth:`tick` every few seconds.
+    """
+
+    def __init__(self, app: Voila, disconnected_grace: float, unconnected_grace: float) -> None:
+        self.app = app
+        self.disconnected_grace = disconnected_grace
+        self.unconnected_grace = unconnected_grace
+        self.was_connected: set[str] = set()
+        self.alone_since: dict[str, float] = {}
+        self.ending: set[str] = set()
+        self.tasks: set[asyncio.Future[None]] = set()
+
+    def tick(self) -> None:
+        manager = getattr(self.app, "kernel_manager", None)
+        if manager is None:
+            return
+        now = time.monotonic()
+        ids = set(manager.list_kernel_ids())
+        for kernel_id in ids - self.ending:
+            if manager._kernel_connections.get(kernel_id, 0) > 0:
+                self.was_connected.add(kernel_id)
+                self.alone_since.pop(kernel_id, None)
+                continue
+            since = self.alone_since.setdefault(kernel_id, now)
+            if kernel_id in self.was_connected:
+                due = now - since >= self.disconnected_grace
+            else:
+                kernel = manager.get_kernel(kernel_id)
+                if getattr(kernel, "execution_state", "") in ("busy", "starting"):
+                    continue  # still rendering its page
+                last: datetime | None = getattr(kernel, "last_activity", None)
+                quiet = ((datetime.now(timezone.utc) - last).total_seconds()
+                         if last is not None else now - since)
+                due = min(quiet, now - since) >= self.unconnected_grace
+            if due:
+                self.ending.add(kernel_id)
+                self.app.log.info("mathgames: ending kernel %s, its page has gone", kernel_id)
+                task = asyncio.ensure_future(self._end(manager, kernel_id))
+                self.tasks.add(task)
+                task.add_done_callback(self.tasks.discard)
+        for gone in set(self.alone_since) - ids:
+            del self.alone_since[gone]
+        self.was_connected &= ids
+        self.ending &= ids
+
+    async def _end(self, manager: Any, kernel_id: str) -> None:
+        try:
+            await manager.shutdown_kernel(kernel_id)
+        except KeyError:  # already ended by its page's beacon
+            pass
+        finally:
+            self.ending.discard(kernel_id)
+
+
+class AppVoila(Voila):
+    """Voila's standalone server with the app's pages, cap, reaper and login page."""
+
+    name = "mathgames"
+    max_kernels = Int(0, config=True, help="At most this many kernels (0: no cap).")
+    disconnected_grace = Float(15.0, config=True,
+                               help="End a kernel this many seconds after its page left.")
+    unconnected_grace = Float(90.0, config=True,
+                              help="End a kernel whose page never connected after this long.")
+    reap_interval = Float(3.0, config=True, help="Look for kernels to end this often (s).")
+    class_url = Unicode("", config=True, help="The address students type (classroom mode).")
+
+    def init_settings(self) -> dict[str, Any]:
+        settings = super().init_settings()
+        settings["mathgames_max_kernels"] = self.max_kernels
+        return settings
+
+    def init_handlers(self) -> list[Any]:
+        replaced: dict[type, type] = {
+            TornadoVoilaHandler: AppPageHandler,
+            KernelHandler: AppKernelHandler,
+        }
+        handlers: list[Any] = [(url_path_join(self.server_url, "/?"), LandingRedirectHandler)]
+        for pattern, handler, *rest in super().init_handlers():
+            if handler in (TornadoVoilaTreeHandler, VoilaContentsHandler):
+                continue  # no file tree, no contents listing
+            if issubclass(handler, LoginFormHandler):
+                handler = AppLoginHandler
+            handlers.append((pattern, replaced.get(handler, handler), *rest))
+        return handlers
+
+    def start(self) -> None:
+        self.reaper = KernelReaper(self, self.disconnected_grace, self.unconnected_grace)
+        self._reaping = PeriodicCallback(self.reaper.tick, self.reap_interval * 1000)
+        self._reaping.start()
+        if self.class_url:
+            address_html(self.class_url)  # fails now, not on the landing page, if it cannot
+        super().start()
