@@ -65,6 +65,7 @@ class PageVisit:
     page_seconds: float | None = None  # the whole HTML received
     usable_seconds: float | None = None  # the widgets' state received over the websocket
     widget_count: int = 0
+    states: dict[str, Any] = field(default_factory=dict)  # model id -> the widget's state
     error: str = ""
     ws: WebSocketClientConnection | None = None
     session: str = field(default_factory=lambda: uuid.uuid4().hex)
@@ -178,7 +179,8 @@ async def visit(base_url: str, path: str, *, timeout: float = 300,
             result.error = "the widgets' state did not arrive"
         else:
             result.usable_seconds = time.monotonic() - start
-            result.widget_count = len(states["content"]["data"].get("states", {}))
+            result.states = states["content"]["data"].get("states", {})
+            result.widget_count = len(result.states)
     except (HTTPClientError, OSError, asyncio.TimeoutError) as error:
         result.error = f"{type(error).__name__}: {error}"
     finally:

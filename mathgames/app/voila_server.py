@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import time
 from collections.abc import Iterator
 from datetime import datetime, timezone
@@ -47,6 +48,7 @@ from traitlets import Float, Int, Unicode
 from voila.app import Voila
 from voila.tornado.contentshandler import VoilaContentsHandler
 from voila.tornado.handler import TornadoVoilaHandler
+from voila.tornado.kernel_websocket_handler import VoilaKernelWebsocketHandler
 from voila.tornado.treehandler import TornadoVoilaTreeHandler
 
 from mathgames.app.address import address_html
@@ -181,6 +183,68 @@ class AppPageHandler(TornadoVoilaHandler):
                 AppPageHandler.pending -= 1
 
 
+_V1_PROTOCOL = "v1.kernel.websocket.jupyter.org"
+
+
+def message_header(message: bytes | dict[str, Any] | str, v1: bool) -> dict[str, Any] | None:
+    """The header of a message on its way to the browser, whatever its form, or ``None``.
+
+    Binary messages come in two layouts: the v1 websocket protocol (little-endian 8-byte
+    offsets, then channel, header, ...) and the older one (big-endian 4-byte offsets, then
+    the JSON message). Counts are bounded, so a malformed message costs nothing.
+
+    >>> import json
+    >>> part = json.dumps({"header": {"msg_type": "comm_msg"}}).encode()
+    >>> offsets = [(2).to_bytes(4, "big"), (12).to_bytes(4, "big"),
+    ...            (12 + len(part)).to_bytes(4, "big")]
+    >>> legacy = b"".join(offsets) + part + b"buffer"
+    >>> message_header(legacy, v1=False)["msg_type"]
+    'comm_msg'
+    >>> message_header(bytes([255]) * 64, v1=True) is None
+    True
+    """
+    if isinstance(message, dict):
+        return message.get("header")
+    if isinstance(message, str):
+        with contextlib.suppress(ValueError):
+            return json.loads(message).get("header")
+        return None
+    try:
+        if v1:
+            count = int.from_bytes(message[:8], "little")
+            if not 3 <= count <= 64:
+                return None
+            offsets = [int.from_bytes(message[8 * (i + 1):8 * (i + 2)], "little")
+                       for i in range(count)]
+            header = json.loads(message[offsets[1]:offsets[2]])
+        else:
+            count = int.from_bytes(message[:4], "big")
+            if not 1 <= count <= 64:
+                return None
+            offsets = [int.from_bytes(message[4 * (i + 1):4 * (i + 2)], "big")
+                       for i in range(count)]
+            header = json.loads(message[offsets[0]:offsets[1] if count > 1 else None])
+            header = header.get("header") if isinstance(header, dict) else None
+    except (ValueError, IndexError, UnicodeDecodeError):
+        return None
+    return header if isinstance(header, dict) else None
+
+
+class AppKernelWebsocketHandler(VoilaKernelWebsocketHandler):
+    """A page's kernel websocket, as Voila's, that reads every message's header safely.
+
+    Voila's own handler reads a binary message as if it were always in the v1 protocol:
+    a message with buffers (a chart's data) sent to a client of the older protocol made
+    it loop over billions of offsets and froze the whole server.
+    """
+
+    def write_message(self, message: Any, binary: bool = False) -> Any:
+        header = message_header(message, v1=self.selected_subprotocol == _V1_PROTOCOL)
+        if header and header.get("msg_type") == "execute_input":
+            return None  # as Voila: the page does not show the code it runs
+        return super(VoilaKernelWebsocketHandler, self).write_message(message, binary)
+
+
 class AppKernelHandler(KernelHandler):
     """A page may read its kernel's model; no one ends a kernel through this API."""
 
@@ -289,6 +353,7 @@ class AppVoila(Voila):
         replaced: dict[type, type] = {
             TornadoVoilaHandler: AppPageHandler,
             KernelHandler: AppKernelHandler,
+            VoilaKernelWebsocketHandler: AppKernelWebsocketHandler,
         }
         handlers: list[Any] = [(url_path_join(self.server_url, "/?"), LandingRedirectHandler)]
         for pattern, handler, *rest in super().init_handlers():
