@@ -238,6 +238,12 @@ class AppKernelWebsocketHandler(VoilaKernelWebsocketHandler):
     it loop over billions of offsets and froze the whole server.
     """
 
+    async def open(self, kernel_id: str) -> None:  # type: ignore[override]
+        reaper = self.settings.get("mathgames_reaper")
+        if reaper is not None:
+            reaper.connected(kernel_id)
+        await super().open(kernel_id)
+
     def write_message(self, message: Any, binary: bool = False) -> Any:
         header = message_header(message, v1=self.selected_subprotocol == _V1_PROTOCOL)
         if header and header.get("msg_type") == "execute_input":
@@ -289,6 +295,11 @@ class KernelReaper:
         self.alone_since: dict[str, float] = {}
         self.ending: set[str] = set()
         self.tasks: set[asyncio.Future[None]] = set()
+
+    def connected(self, kernel_id: str) -> None:
+        """A page connected to this kernel (told by its websocket handler)."""
+        self.was_connected.add(kernel_id)
+        self.alone_since.pop(kernel_id, None)
 
     def tick(self) -> None:
         manager = getattr(self.app, "kernel_manager", None)
@@ -347,6 +358,7 @@ class AppVoila(Voila):
     def init_settings(self) -> dict[str, Any]:
         settings = super().init_settings()
         settings["mathgames_max_kernels"] = self.max_kernels
+        settings["mathgames_reaper"] = self.reaper
         return settings
 
     def init_handlers(self) -> list[Any]:
