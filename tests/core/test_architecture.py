@@ -10,9 +10,10 @@ import pytest
 PACKAGE = Path(__file__).resolve().parents[2] / "mathgames"
 JUPYTER = {"ipywidgets", "anywidget", "traitlets", "IPython", "ipykernel", "bqplot"}
 HEAVY = {"numpy", "sympy", "bqplot", "scipy", "pandas"}
-# The Jupyter side: widgets, the app's pages and the shared board widget.
+# The Jupyter side: widgets, the app's pages and the shared board widget, and the app's
+# server (a Voila application).
 JUPYTER_SIDE = {"core/board_widget.py", "core/resume_widget.py", "core/demo_widget.py",
-                "app/page.py"}
+                "app/page.py", "app/serve.py", "app/voila_server.py"}
 
 
 def imported_roots(path: Path) -> set[str]:
