@@ -16,7 +16,7 @@ their page until the round ends. It prints, for each N:
 
 ``--single K`` first opens K pages one after another on an idle server: the time a
 lone student waits (the browser's own drawing, about 0.3 s more, is measured by
-bench/voila_load.py).
+bench/voila_load.py). ``MATHGAMES_LOAD_LOGS=dir`` keeps the servers' logs.
 
     .venv/bin/python bench/classroom_load.py                    # N = 30, 60, 100
     .venv/bin/python bench/classroom_load.py --sizes 10 --single 10
@@ -49,6 +49,7 @@ sys.path.insert(0, str(ROOT))
 from mathgames.app.page_client import PageVisit, visit  # noqa: E402
 from mathgames.app.serve import default_max_kernels, server_command  # noqa: E402
 
+KEEP_LOGS = os.environ.get("MATHGAMES_LOAD_LOGS", "")  # a folder to keep the servers' logs in
 GAME_PAGES = ["matematiko.ipynb", "triomino.ipynb", "halma.ipynb", "chinese_checkers.ipynb"]
 
 
@@ -133,6 +134,9 @@ class AppServer:
             os.killpg(self.process.pid, signal.SIGKILL)
             self.process.wait()
         self.log.close()
+        if KEEP_LOGS:
+            Path(KEEP_LOGS).mkdir(parents=True, exist_ok=True)
+            shutil.copy(self.log.name, Path(KEEP_LOGS) / Path(self.log.name).name)
 
 
 async def single(server: AppServer, count: int) -> list[float]:

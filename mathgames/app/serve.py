@@ -13,7 +13,7 @@ the browser may not ask a kernel to execute code.
   every page.
 - ``--max-kernels`` caps the pages open at once (default: :func:`default_max_kernels`,
   from the computer's memory); past it, visitors get a translated "busy" page.
-- The kernel of a closed, reloaded or abandoned page ends within about 20 s.
+- The kernel of a closed, reloaded or left page ends within about 15 s.
 - ``--lab`` runs JupyterLab for developers instead, on loopback with a token.
 
 >>> cmd = server_command(Path("notebooks"), port=8866)

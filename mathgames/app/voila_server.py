@@ -32,10 +32,10 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import contextvars
 import json
 import time
 from collections.abc import Iterator
-from datetime import datetime, timezone
 from typing import Any
 
 import tornado.web
@@ -59,6 +59,10 @@ __all__ = ["AppLoginHandler", "AppPageHandler", "AppVoila", "KernelReaper", "bus
            "language_for", "login_html"]
 
 _ = translator("app")
+
+#: The kernels started while rendering one page (the page handler's own list).
+_STARTED: contextvars.ContextVar[list[str] | None] = contextvars.ContextVar(
+    "mathgames_started", default=None)
 
 
 def language_for(query: str | None, accept_language: str | None) -> str:
@@ -171,6 +175,8 @@ class AppPageHandler(TornadoVoilaHandler):
             return
         AppPageHandler.pending += 1
         counted = True
+        started: list[str] = []
+        _STARTED.set(started)
         try:
             async for html in self.get_generator(path=path):
                 if counted:  # the first piece of a page comes after its kernel started
@@ -181,6 +187,10 @@ class AppPageHandler(TornadoVoilaHandler):
         finally:
             if counted:
                 AppPageHandler.pending -= 1
+            reaper = self.settings.get("mathgames_reaper")
+            for kernel_id in started:  # from now on the page should connect to its kernel
+                if reaper is not None:
+                    reaper.rendered(kernel_id)
 
 
 _V1_PROTOCOL = "v1.kernel.websocket.jupyter.org"
@@ -282,8 +292,9 @@ class KernelReaper:
 
     A kernel that had a page connected and has had none for ``disconnected_grace``
     seconds (the page was closed, reloaded, left, or its browser died) is shut down;
-    so is a kernel that never got its page's connection and has been quiet for
-    ``unconnected_grace`` seconds (a page abandoned while it loaded). Call
+    so is a kernel whose page was sent (or whose request ended) ``unconnected_grace``
+    seconds ago without ever connecting (a page abandoned while it loaded). A kernel
+    whose page is still being rendered is left alone, however slow the server. Call
     :meth:`tick` every few seconds.
     """
 
@@ -294,7 +305,12 @@ class KernelReaper:
         self.was_connected: set[str] = set()
         self.alone_since: dict[str, float] = {}
         self.ending: set[str] = set()
+        self.rendered_at: dict[str, float] = {}
         self.tasks: set[asyncio.Future[None]] = set()
+
+    def rendered(self, kernel_id: str) -> None:
+        """The page of this kernel was sent (or its request ended)."""
+        self.rendered_at.setdefault(kernel_id, time.monotonic())
 
     def connected(self, kernel_id: str) -> None:
         """A page connected to this kernel (told by its websocket handler)."""
@@ -315,14 +331,10 @@ class KernelReaper:
             since = self.alone_since.setdefault(kernel_id, now)
             if kernel_id in self.was_connected:
                 due = now - since >= self.disconnected_grace
+            elif kernel_id in self.rendered_at:  # its page was sent, and never connected
+                due = now - self.rendered_at[kernel_id] >= self.unconnected_grace
             else:
-                kernel = manager.get_kernel(kernel_id)
-                if getattr(kernel, "execution_state", "") in ("busy", "starting"):
-                    continue  # still rendering its page
-                last: datetime | None = getattr(kernel, "last_activity", None)
-                quiet = ((datetime.now(timezone.utc) - last).total_seconds()
-                         if last is not None else now - since)
-                due = min(quiet, now - since) >= self.unconnected_grace
+                continue  # its page is still being rendered: Voila's own timeouts bound that
             if due:
                 self.ending.add(kernel_id)
                 self.app.log.info("mathgames: ending kernel %s, its page has gone", kernel_id)
@@ -331,6 +343,8 @@ class KernelReaper:
                 task.add_done_callback(self.tasks.discard)
         for gone in set(self.alone_since) - ids:
             del self.alone_since[gone]
+        for gone in set(self.rendered_at) - ids:
+            del self.rendered_at[gone]
         self.was_connected &= ids
         self.ending &= ids
 
@@ -348,15 +362,26 @@ class AppVoila(Voila):
 
     name = "mathgames"
     max_kernels = Int(0, config=True, help="At most this many kernels (0: no cap).")
-    disconnected_grace = Float(15.0, config=True,
+    disconnected_grace = Float(10.0, config=True,
                                help="End a kernel this many seconds after its page left.")
-    unconnected_grace = Float(90.0, config=True,
-                              help="End a kernel whose page never connected after this long.")
-    reap_interval = Float(3.0, config=True, help="Look for kernels to end this often (s).")
+    unconnected_grace = Float(60.0, config=True,
+                              help="End a kernel whose page was sent but never connected "
+                                   "after this long.")
+    reap_interval = Float(2.0, config=True, help="Look for kernels to end this often (s).")
     class_url = Unicode("", config=True, help="The address students type (classroom mode).")
 
     def init_settings(self) -> dict[str, Any]:
         settings = super().init_settings()
+        start_kernel = self.kernel_manager.start_kernel
+
+        async def start_and_note(*args: Any, **kwargs: Any) -> str:
+            kernel_id = await start_kernel(*args, **kwargs)
+            started = _STARTED.get()
+            if started is not None:  # started for a page: the reaper waits for its render
+                started.append(kernel_id)
+            return kernel_id
+
+        self.kernel_manager.start_kernel = start_and_note
         settings["mathgames_max_kernels"] = self.max_kernels
         settings["mathgames_reaper"] = self.reaper
         return settings
