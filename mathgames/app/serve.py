@@ -133,6 +133,10 @@ def app_config(root: Path, port: int, ip: str, max_kernels: int, class_url: str 
     config.Voila.ip = ip
     config.Voila.open_browser = False
     config.AppVoila.max_kernels = max_kernels
+    # Kernels talk to the server over Unix sockets in its private connection folder: no
+    # TCP port on the computer for any local user to reach, and no race for free ports
+    # (a class starting 60 kernels at once lost one to "Address already in use").
+    config.KernelManager.transport = "ipc"
     config.AppVoila.class_url = class_url
     if hashed_password:
         config.PasswordIdentityProvider.hashed_password = hashed_password
