@@ -60,9 +60,24 @@ __all__ = ["AppLoginHandler", "AppPageHandler", "AppVoila", "KernelReaper", "bus
 
 _ = translator("app")
 
-#: The kernels started while rendering one page (the page handler's own list).
-_STARTED: contextvars.ContextVar[list[str] | None] = contextvars.ContextVar(
-    "mathgames_started", default=None)
+class _Render:
+    """One page being rendered: the kernels started for it, and its place under the cap."""
+
+    def __init__(self) -> None:
+        self.kernels: list[str] = []
+        self.pending = True
+        AppPageHandler.pending += 1
+
+    def release(self) -> None:
+        """Its kernel is in the kernel manager's list now (or it will have none)."""
+        if self.pending:
+            self.pending = False
+            AppPageHandler.pending -= 1
+
+
+#: The page being rendered by the current request (set by the page handler).
+_RENDER: contextvars.ContextVar[_Render | None] = contextvars.ContextVar(
+    "mathgames_render", default=None)
 
 
 def language_for(query: str | None, accept_language: str | None) -> str:
@@ -173,22 +188,16 @@ class AppPageHandler(TornadoVoilaHandler):
             self.set_header("Cache-Control", "no-store")
             self.finish(busy_html(language, self.request.uri))
             return
-        AppPageHandler.pending += 1
-        counted = True
-        started: list[str] = []
-        _STARTED.set(started)
+        render = _Render()  # counted under the cap until its kernel is in the list
+        _RENDER.set(render)
         try:
             async for html in self.get_generator(path=path):
-                if counted:  # the first piece of a page comes after its kernel started
-                    AppPageHandler.pending -= 1
-                    counted = False
                 self.write(html)
                 self.flush()
         finally:
-            if counted:
-                AppPageHandler.pending -= 1
+            render.release()
             reaper = self.settings.get("mathgames_reaper")
-            for kernel_id in started:  # from now on the page should connect to its kernel
+            for kernel_id in render.kernels:  # from now on the page should connect to it
                 if reaper is not None:
                     reaper.rendered(kernel_id)
 
@@ -375,10 +384,14 @@ class AppVoila(Voila):
         start_kernel = self.kernel_manager.start_kernel
 
         async def start_and_note(*args: Any, **kwargs: Any) -> str:
-            kernel_id = await start_kernel(*args, **kwargs)
-            started = _STARTED.get()
-            if started is not None:  # started for a page: the reaper waits for its render
-                started.append(kernel_id)
+            render = _RENDER.get()
+            try:
+                kernel_id = await start_kernel(*args, **kwargs)
+            finally:
+                if render is not None:  # the kernel counts itself now
+                    render.release()
+            if render is not None:  # started for a page: the reaper waits for its render
+                render.kernels.append(kernel_id)
             return kernel_id
 
         self.kernel_manager.start_kernel = start_and_note
