@@ -151,12 +151,19 @@ def lab_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, str
     served = tmp_path_factory.mktemp("lab") / "notebooks"
     shutil.copytree(NOTEBOOKS, served)
     token = secrets.token_urlsafe(16)
-    port = free_port()
-    server = Server(served, ARTIFACTS / "lab-server.log", port=port,
-                    command=lab_command(served, port, token),
-                    ready_path=f"/api/status?token={token}")
+    for attempt in range(3):  # another program may take the free port before the server does
+        port = free_port()
+        server = Server(served, ARTIFACTS / "lab-server.log", port=port,
+                        command=lab_command(served, port, token),
+                        ready_path=f"/api/status?token={token}")
+        try:
+            server.wait_ready()
+            break
+        except RuntimeError:
+            server.stop()
+            if attempt == 2 or "is not available" not in server.log.read_text():
+                raise
     try:
-        server.wait_ready()
         yield server.url, token
     finally:
         server.stop()

@@ -16,6 +16,7 @@ import json
 import re
 import sys
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from http.cookies import SimpleCookie
 from pathlib import Path
 from typing import Any
@@ -72,6 +73,13 @@ def cookies_of(headers: dict[str, str], jar: dict[str, str]) -> dict[str, str]:
     cookie.load(headers.get("set-cookie", ""))
     jar.update({name: morsel.value for name, morsel in cookie.items()})
     return jar
+
+
+def run(coroutine: Any) -> Any:
+    """Run a coroutine to its end in a thread of its own (Playwright's sync API may already
+    run an event loop in this one)."""
+    with ThreadPoolExecutor(1) as pool:
+        return pool.submit(asyncio.run, coroutine).result()
 
 
 def header_of(jar: dict[str, str]) -> str:
@@ -157,7 +165,7 @@ def test_a_page_kernel_refuses_code_from_the_browser(app_server: Server,
         await page.close()
         return page, info, late, status, running
 
-    _page, info, late, status, running = asyncio.run(scenario())
+    _page, info, late, status, running = run(scenario())
     assert info is not None  # the socket works: the kernel answered what it may
     assert late is None
     assert not (tmp_path / "executed").exists()
@@ -186,7 +194,7 @@ def test_every_app_page_renders(app_server: Server) -> None:
             await page.close()
         return results
 
-    for page in asyncio.run(scenario()):
+    for page in run(scenario()):
         assert page.status == 200 and page.error == "", (page.path, page.status, page.error)
         assert page.widget_count > 0, page.path
         assert "Traceback" not in page.html, page.path
@@ -234,7 +242,7 @@ def test_the_classroom_server_asks_for_the_password_first(class_server: Server) 
         await page.close()
         return page
 
-    page = asyncio.run(landing())
+    page = run(landing())
     assert page.status == 200 and page.error == "", page.error
     shown = json.dumps(page.states)
     assert "mg-class-address" in shown and "<svg" in shown
