@@ -124,6 +124,23 @@ class Server:
         self._log_file.close()
 
 
+def started(make: Callable[[int], Server], attempts: int = 3) -> Server:
+    """A server made by ``make(port)`` on a free port, ready; tried again on another port
+    when a program took the free one before the server could (the machine is shared)."""
+    for attempt in range(attempts):
+        server = make(free_port())
+        try:
+            server.wait_ready()
+            return server
+        except RuntimeError:
+            server.stop()
+            log = server.log.read_text()
+            taken = "is not available" in log or "no available port" in log
+            if attempt == attempts - 1 or not taken:
+                raise
+    raise AssertionError("unreachable")
+
+
 @pytest.fixture(scope="session")
 def voila_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """The base address of a real Voila server serving a copy of ``notebooks/``.
@@ -132,9 +149,8 @@ def voila_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """
     served = tmp_path_factory.mktemp("served") / "notebooks"
     shutil.copytree(NOTEBOOKS, served)
-    server = Server(served, ARTIFACTS / "voila-server.log")
+    server = started(lambda port: Server(served, ARTIFACTS / "voila-server.log", port=port))
     try:
-        server.wait_ready()
         yield server.url
     finally:
         server.stop()
@@ -151,18 +167,13 @@ def lab_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, str
     served = tmp_path_factory.mktemp("lab") / "notebooks"
     shutil.copytree(NOTEBOOKS, served)
     token = secrets.token_urlsafe(16)
-    for attempt in range(3):  # another program may take the free port before the server does
-        port = free_port()
-        server = Server(served, ARTIFACTS / "lab-server.log", port=port,
-                        command=lab_command(served, port, token),
-                        ready_path=f"/api/status?token={token}")
-        try:
-            server.wait_ready()
-            break
-        except RuntimeError:
-            server.stop()
-            if attempt == 2 or "is not available" not in server.log.read_text():
-                raise
+
+    def lab(port: int) -> Server:
+        return Server(served, ARTIFACTS / "lab-server.log", port=port,
+                      command=lab_command(served, port, token),
+                      ready_path=f"/api/status?token={token}")
+
+    server = started(lab)
     try:
         yield server.url, token
     finally:
