@@ -5,7 +5,8 @@ The English notebooks in this folder are the source. Each language copy
 with two changes only:
 
 - every markdown cell's text is replaced by its translation from
-  ``translations/<language>.json``;
+  ``translations/<language>/<lesson>.json`` (one file per lesson and language, so
+  that lessons can be added and translated without touching each other's files);
 - the first code cell (the hidden header) passes ``language="<language>"`` to
   ``header(...)``, which sets the kernel's language, so the charts and controls
   are labelled in that language too.
@@ -13,7 +14,9 @@ with two changes only:
 Code cells and their stored outputs stay identical, so nbval checks the copies
 against the same results as the English source.
 
-A translation file maps each lesson and markdown cell id to the English text it
+The lessons are the English notebooks present in this folder (a new
+``<lesson>.ipynb`` is picked up without editing this script). A translation file
+maps each markdown cell id to the English text it
 was made from (``source``) and its translation (``text``). When an English cell
 changes, its translation is *stale* until a translator updates both fields.
 
@@ -36,7 +39,18 @@ import nbformat
 
 HERE = Path(__file__).resolve().parent
 TRANSLATIONS = HERE / "translations"
-LESSONS = ("triomino_combinatorics", "matematiko_probabilities", "board_geometry")
+
+def discover_lessons() -> tuple[str, ...]:
+    """The English lesson notebooks in this folder, by name (sorted).
+
+    >>> {"board_geometry", "triomino_combinatorics"} <= set(discover_lessons())
+    True
+    """
+    return tuple(sorted(path.stem for path in HERE.glob("*.ipynb")
+                        if not path.stem.startswith((".", "_"))))
+
+
+LESSONS = discover_lessons()
 LANGUAGES = ("pl", "cs", "ru")
 HEADER = 'from mathgames.app.page import header\n\nheader("explore/{lesson}.ipynb"{extra})'
 
@@ -55,19 +69,26 @@ def copy_path(lesson: str, language: str) -> Path:
     return HERE / language / f"{lesson}.ipynb"
 
 
+def translation_path(lesson: str, language: str) -> Path:
+    """The translation file of one lesson in one language."""
+    return TRANSLATIONS / language / f"{lesson}.json"
+
+
 def load_translations(language: str) -> dict:
-    """The translation file of a language: ``{lesson: {cell id: {source, text}}}``."""
-    path = TRANSLATIONS / f"{language}.json"
-    if not path.exists():
-        return {}
-    return json.loads(path.read_text(encoding="utf-8"))["lessons"]
+    """Every translation of a language: ``{lesson: {cell id: {source, text}}}``."""
+    lessons = {}
+    for path in sorted((TRANSLATIONS / language).glob("*.json")):
+        lessons[path.stem] = json.loads(path.read_text(encoding="utf-8"))["cells"]
+    return lessons
 
 
 def save_translations(language: str, lessons: dict) -> None:
-    """Write a translation file (stable order: lessons and cells as in the notebooks)."""
-    data = {"language": language, "lessons": lessons}
-    text = json.dumps(data, ensure_ascii=False, indent=1) + "\n"
-    (TRANSLATIONS / f"{language}.json").write_text(text, encoding="utf-8")
+    """Write one translation file per lesson (cells in the notebook's order)."""
+    for lesson, cells in lessons.items():
+        path = translation_path(lesson, language)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        data = {"language": language, "lesson": lesson, "cells": cells}
+        path.write_text(json.dumps(data, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
 
 
 def problems(lesson: str, language: str, translations: dict | None = None) -> list[str]:
@@ -117,7 +138,7 @@ def translated(lesson: str, language: str,
         "language": language,
         "generated_from": f"../{lesson}.ipynb",
         "generated_by": "translate.py (do not edit this copy; edit the English notebook "
-                        "and translations/" + language + ".json)",
+                        f"and translations/{language}/{lesson}.json)",
     }
     return notebook
 
