@@ -49,6 +49,7 @@ __all__ = [
     "fraction_text",
     "game_link",
     "lesson_data",
+    "lesson_link",
     "number",
     "parse_numbers",
     "reveal",
@@ -364,6 +365,16 @@ def game_link(notebook: str, text: str, lesson: str) -> w.HTML:
                  "</a></p>")
     box.add_class("mg-lesson-game-link")
     return box
+
+
+def lesson_link(lesson: str, game: str) -> w.HTML:
+    """The way back: a link from a game's page to the lesson about that game.
+
+    >>> "explore/board_geometry.ipynb?lang=" in lesson_link("explore/board_geometry.ipynb",
+    ...                                                      "halma.ipynb").value
+    True
+    """
+    return game_link(lesson, _("The mathematics behind this game: open the lesson"), game)
 
 
 def teacher_link(lesson: str) -> w.HTML:

@@ -123,3 +123,15 @@ def test_language_copies_are_translated_with_their_header(notebook_page, languag
     current = page.locator(".mg-lang.mg-current").first
     assert current.get_attribute("data-lang") == language
     assert page.mg_errors == []
+
+
+def test_a_lesson_links_to_its_game_and_the_game_back_to_the_lesson(notebook_page):
+    page = notebook_page("explore/pl/triomino_combinatorics.ipynb", lang="pl",
+                         wait_for=".mg-lesson-game-link")
+    assert page.locator("a.mg-lesson-game").first.get_attribute("href") == (
+        "../../triomino.ipynb?lang=pl")
+    page = notebook_page("triomino.ipynb", lang="pl", wait_for=".mg-lesson-game-link")
+    link = page.locator("a.mg-lesson-game").first
+    assert link.get_attribute("href") == "explore/pl/triomino_combinatorics.ipynb?lang=pl"
+    assert "Matematyka tej gry" in link.inner_text()
+    assert page.mg_errors == []
