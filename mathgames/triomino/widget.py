@@ -797,8 +797,9 @@ class TriominoApp(w.VBox):
         """Resume a saved game; raises CorruptSaveError (and changes nothing) on bad text."""
         try:
             data = json.loads(text)
-        except (ValueError, TypeError) as error:
-            raise CorruptSaveError(f"not a saved game: {error}") from None
+        except (TypeError, ValueError, RecursionError):
+            raise CorruptSaveError("not a saved game: the text is not JSON, or nested too "
+                                   "deeply") from None
         if not isinstance(data, dict) or data.get("format") != SAVE_FORMAT:
             raise CorruptSaveError("not a saved Triomino game")
         game = Game.from_dict(data.get("game"))
