@@ -636,7 +636,7 @@ class Game:
             line, value = get(key)
             if allow_none and value == "none":
                 return None
-            if not (value.isascii() and value.isdigit() and len(value) <= 9):
+            if not (value.isascii() and value.isdigit() and len(value) <= 10):
                 raise CorruptSaveError(f"line {line}: {key} must be a whole number, not {value!r}")
             return int(value)
 

@@ -183,3 +183,56 @@ def test_mutated_saves_load_as_legal_matches_or_are_refused(data):
     except CorruptSaveError:
         return
     _legal_match(m)
+
+
+def _variants(value):
+    """Every way the sweep damages one value: retyped, nested, truncated, duplicated,
+    out of range (dropping is tried apart)."""
+    out = [None, True, 1.5, "x", {}, [], [value], -1, 10 ** 9, 25, 26]
+    if isinstance(value, list) and value:
+        out += [value[:-1], [*value, value[-1]], value[:1]]
+    if isinstance(value, str) and value:
+        out += [value[:-1], value * 2]
+    if isinstance(value, int) and not isinstance(value, bool):
+        out += [value + 1, value - 1]
+    return out
+
+
+def _paths(data, depth=3, prefix=()):
+    if isinstance(data, dict):
+        items = list(data.items())
+    else:
+        items = [(k, data[k]) for k in sorted({0, len(data) - 1}) if data]
+    for key, value in items:
+        yield (*prefix, key)
+        if depth > 1 and isinstance(value, (dict, list)):
+            yield from _paths(value, depth - 1, (*prefix, key))
+
+
+@pytest.mark.parametrize("base", BASES, ids=["code", "deal"])
+@pytest.mark.parametrize("resign", [False, True], ids=["as-is", "checksum-recomputed"])
+def test_every_field_damaged_every_way_loads_legally_or_is_refused(base, resign):
+    checked = 0
+    for path in _paths(base):
+        parent = base
+        for key in path[:-1]:
+            parent = parent[key]
+        for variant in [*_variants(parent[path[-1]]), "drop"]:
+            data = json.loads(json.dumps(base))
+            target = data
+            for key in path[:-1]:
+                target = target[key]
+            if variant == "drop":
+                del target[path[-1]]
+            else:
+                target[path[-1]] = variant
+            if resign:
+                data["checksum"] = _checksum({k: v for k, v in data.items() if k != "checksum"})
+            try:
+                m = Match.from_dict(data)
+            except CorruptSaveError:
+                pass
+            else:
+                _legal_match(m)
+            checked += 1
+    assert checked > 100

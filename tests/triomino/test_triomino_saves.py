@@ -257,3 +257,54 @@ def test_deeply_nested_text_is_refused():
 def test_presets_survive_their_own_round_trip():
     for name, rules in PRESETS.items():
         assert RuleSet.from_dict(rules.to_dict()) == rules, name
+
+
+def _variants(value):
+    """Every way the sweep damages one value: dropped (None here), retyped, nested,
+    truncated, duplicated, out of range."""
+    out = [None, True, 1.5, "x", {}, [], [value], -1, 10 ** 9]
+    if isinstance(value, list) and value:
+        out += [value[:-1], [*value, value[-1]], value[:1]]
+    if isinstance(value, str) and value:
+        out += [value[:-1], value * 2]
+    if isinstance(value, int) and not isinstance(value, bool):
+        out += [value + 1, value - 1, -value - 1]
+    return out
+
+
+def _paths(data, depth=2, prefix=()):
+    """Every field, and every field one and two levels down (list items, dict keys)."""
+    if isinstance(data, dict):
+        items = list(data.items())
+    else:  # the first and the last item of a list stand for all of them
+        items = [(k, data[k]) for k in sorted({0, len(data) - 1}) if data]
+    for key, value in items:
+        yield (*prefix, key)
+        if depth > 1 and isinstance(value, (dict, list)):
+            yield from _paths(value, depth - 1, (*prefix, key))
+
+
+def test_every_field_damaged_every_way_loads_legally_or_is_refused():
+    base = saved_game()
+    checked = 0
+    for path in _paths(base):
+        parent = base
+        for key in path[:-1]:
+            parent = parent[key]
+        for variant in [*_variants(parent[path[-1]]), "drop"]:
+            data = json.loads(json.dumps(base))
+            target = data
+            for key in path[:-1]:
+                target = target[key]
+            if variant == "drop":
+                del target[path[-1]]
+            else:
+                target[path[-1]] = variant
+            try:
+                game = Game.from_dict(data)
+            except CorruptSaveError as error:
+                assert not RAW.search(str(error)), (path, variant, str(error))
+            else:
+                _legal_game_invariants(game)
+            checked += 1
+    assert checked > 500
