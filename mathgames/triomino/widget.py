@@ -809,9 +809,10 @@ class TriominoApp(w.VBox):
             raise CorruptSaveError("'bots' must map players to bot kinds")
         kinds: dict[int, str] = {}
         for key, kind in bots.items():
-            if not (isinstance(key, str) and key.isdigit() and int(key) < game.players
-                    and kind in BOTS):
-                raise CorruptSaveError(f"unknown bot {key!r}: {kind!r}")
+            if not (isinstance(key, str) and key.isascii() and key.isdigit() and len(key) < 3
+                    and int(key) < game.players and isinstance(kind, str) and kind in BOTS):
+                raise CorruptSaveError("'bots' must map players to bot kinds "
+                                       f"({', '.join(BOTS)})")
             kinds[int(key)] = kind
         self._begin(game, kinds)
 

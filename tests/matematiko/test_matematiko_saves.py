@@ -236,3 +236,27 @@ def test_every_field_damaged_every_way_loads_legally_or_is_refused(base, resign)
                 _legal_match(m)
             checked += 1
     assert checked > 100
+
+
+def test_the_app_loads_every_damaged_save_legally_or_refuses_it():
+    from mathgames.matematiko.widget import MatematikoApp
+
+    app = MatematikoApp(code=CODE, mode="class", names=["Ann"], bots=("strong",))
+    app.start_button.click()
+    app.call_button.click()
+    app.board.click_cell("c3")
+    base = json.loads(app.board.storage_value)
+    other = MatematikoApp()
+    variants = [None, True, 1.5, "x", {}, [], -1, ["class"], {"game": "matematiko"}, "solitaire"]
+    for key in base:
+        for variant in [*variants, [base[key]], "drop"]:
+            data = dict(base)
+            if variant == "drop":
+                del data[key]
+            else:
+                data[key] = variant
+            try:
+                other.load(json.dumps(data))
+            except CorruptSaveError:
+                continue
+            _legal_match(Match.from_json(other.match.to_json()))

@@ -308,3 +308,31 @@ def test_every_field_damaged_every_way_loads_legally_or_is_refused():
                 _legal_game_invariants(game)
             checked += 1
     assert checked > 500
+
+
+def test_the_app_loads_every_damaged_save_legally_or_refuses_it():
+    from mathgames.triomino.widget import TriominoApp
+
+    app = TriominoApp("schmidt", players=2, bots=1, seed=3)
+    app.start_button.click()
+    if app.game.legal_placements():
+        app.game.play(app.game.legal_placements()[0])
+    base = json.loads(app.save())
+    other = TriominoApp()
+    variants = [None, True, 1.5, "x", {}, [], -1, "[" * 5, {"0": "greedy"}, {"1": ["greedy"]},
+                {"7": "greedy"}, {"٣": "greedy"}, [[]], [{"format": 1}]]
+    for key in base:
+        for variant in [*variants, [base[key]], "drop"]:
+            data = dict(base)
+            if variant == "drop":
+                del data[key]
+            else:
+                data[key] = variant
+            try:
+                other.load(json.dumps(data))
+            except CorruptSaveError as error:
+                assert not RAW.search(str(error)), (key, variant, str(error))
+                continue
+            _legal_game_invariants(other.game.copy())
+    with pytest.raises(CorruptSaveError):
+        other.load("[" * 100000 + "]" * 100000)
