@@ -265,7 +265,7 @@ class Game:
 
     def round_scores(self, round_number: int) -> list[int]:
         """Each player's points in one round."""
-        _check_whole(round_number, ("the round"))
+        _check_whole(round_number, "the round")
         totals = [0] * len(self.names)
         for entry in self.sheet:
             if entry.round == round_number:
@@ -274,7 +274,7 @@ class Game:
 
     def entries(self, round_number: int, player: int) -> list[ScoreEntry]:
         """The score-sheet entries of one player in one round."""
-        _check_whole(round_number, ("the round"))
+        _check_whole(round_number, "the round")
         self._check_player(player)
         return [e for e in self.sheet if e.round == round_number and e.player == player]
 
@@ -615,7 +615,7 @@ class Game:
         >>> len(game.undo_snapshots(5)), game.undo_snapshots(0)
         (1, [])
         """
-        _check_whole(limit, ("the number of states"))
+        _check_whole(limit, "the number of states")
         if limit <= 0:
             return []
         return [dict(snapshot) for snapshot in self._history[-limit:]]
