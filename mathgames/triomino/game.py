@@ -38,6 +38,7 @@ from mathgames.triomino.geometry import Cell, cell_id
 from mathgames.triomino.rules import PRESETS, RuleSet, shown
 from mathgames.triomino.sheet import ScoreEntry
 from mathgames.triomino.table import ORIGIN, Placement, Table
+from mathgames.triomino.table import check_placement as _check_placement
 from mathgames.triomino.tiles import Tile, all_tiles, highest_tile
 
 __all__ = ["FORMAT", "Action", "Game"]
@@ -52,8 +53,6 @@ FIELDS = ("format", "version", "rules", "names", "seed", "round", "turn", "phase
 VERSION = 1
 #: The longest player name.
 MAX_NAME = 40
-#: The largest cell coordinate (56 tiles never reach further).
-MAX_COORD = 999
 PHASES = ("play", "round_over", "game_over")
 ZERO = Tile(0, 0, 0)
 
@@ -82,25 +81,6 @@ def _check_whole(value: Any, what: str) -> int:
     if isinstance(value, bool) or not isinstance(value, int):
         raise InvalidMoveError(f"{what} must be a whole number, not {shown(value)}")
     return value
-
-
-def _check_placement(placement: Any) -> Placement:
-    """``placement`` if it is well formed: a tile, a cell of two whole numbers, a rotation 0-2."""
-    if not isinstance(placement, Placement):
-        raise InvalidMoveError(f"{shown(str(placement))} is not a placement")
-    if not isinstance(placement.tile, Tile):
-        raise InvalidMoveError(f"{shown(str(placement.tile))} is not a tile")
-    cell = placement.cell
-    if not (isinstance(cell, tuple) and len(cell) == 2 and all(
-            isinstance(v, int) and not isinstance(v, bool) and abs(v) <= MAX_COORD
-            for v in cell)):
-        raise InvalidMoveError(f"{shown(str(cell))} is not a cell: give two whole numbers "
-                               f"(x, y) of at most {MAX_COORD}")
-    rotation = placement.rotation
-    if isinstance(rotation, bool) or rotation not in (0, 1, 2) or not isinstance(rotation, int):
-        value = rotation if isinstance(rotation, (int, str)) else str(rotation)
-        raise InvalidMoveError(f"{shown(value)} is not a rotation (0, 1 or 2)")
-    return placement
 
 
 class Game:

@@ -9,7 +9,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from mathgames.core.errors import MathgamesError
+from mathgames.matematiko.deck import deal_for_code, normalize_code
 from mathgames.matematiko.match import Match, Player, cell_index, cell_name, full_lines
+from mathgames.matematiko.rules import combination, score_grid, score_line
 
 ANY = st.one_of(
     st.none(), st.booleans(), st.integers(-3, 30), st.integers(), st.just(math.nan),
@@ -59,7 +61,8 @@ def test_public_methods_raise_only_project_errors(data):
 @given(st.data())
 def test_constructors_loaders_and_helpers_raise_only_project_errors(data):
     which = data.draw(st.sampled_from(["match", "json", "dict", "cell_index", "cell_name",
-                                       "full_lines"]))
+                                       "full_lines", "score_line", "score_grid", "combination",
+                                       "normalize_code", "deal_for_code"]))
     value = data.draw(ANY)
     try:
         if which == "match":
@@ -73,7 +76,18 @@ def test_constructors_loaders_and_helpers_raise_only_project_errors(data):
             cell_index(value)
         elif which == "cell_name":
             cell_name(value)
-        else:
+        elif which == "full_lines":
             full_lines(value)
+        elif which == "score_line":
+            score_line(value, data.draw(ANY))
+        elif which == "score_grid":
+            score_grid(data.draw(ANY | st.lists(ANY | st.lists(st.integers(-1, 14), min_size=5,
+                                                                 max_size=5), max_size=6)))
+        elif which == "combination":
+            combination(value)
+        elif which == "normalize_code":
+            normalize_code(value)
+        else:
+            deal_for_code(value)
     except MathgamesError:
         pass

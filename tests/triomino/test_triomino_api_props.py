@@ -10,7 +10,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from mathgames.core.errors import MathgamesError
-from mathgames.triomino import Game, Placement, RuleSet, Tile
+from mathgames.triomino import Game, Placement, RuleSet, ScoreEntry, Tile
 
 ANY = st.one_of(
     st.none(), st.booleans(), st.integers(-3, 60), st.integers(), st.just(math.nan),
@@ -63,7 +63,8 @@ def test_public_methods_raise_only_project_errors(data):
 @settings(max_examples=150, deadline=None)
 @given(st.data())
 def test_constructors_and_loaders_raise_only_project_errors(data):
-    which = data.draw(st.sampled_from(["game", "rules", "position", "json", "dict"]))
+    which = data.draw(st.sampled_from(["game", "rules", "position", "json", "dict", "tile",
+                                       "parse", "placement", "entry", "check"]))
     try:
         if which == "game":
             Game(data.draw(ANY), data.draw(ANY), data.draw(ANY))
@@ -77,6 +78,17 @@ def test_constructors_and_loaders_raise_only_project_errors(data):
                                current=data.draw(ANY | st.just(0)))
         elif which == "json":
             Game.from_json(data.draw(ANY))
+        elif which == "tile":
+            Tile(data.draw(ANY), data.draw(ANY), data.draw(ANY))
+        elif which == "parse":
+            Tile.parse(data.draw(ANY))
+        elif which == "placement":
+            Placement.from_list(data.draw(ANY | st.lists(ANY, min_size=4, max_size=4)))
+        elif which == "entry":
+            ScoreEntry.from_list(data.draw(ANY | st.lists(ANY, min_size=7, max_size=7)))
+        elif which == "check":
+            table = GAMES[1].table.copy()
+            table.check(Placement(data.draw(ANY), data.draw(ANY), data.draw(ANY)))
         else:
             Game.from_dict(data.draw(ANY))
     except MathgamesError:
