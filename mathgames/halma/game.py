@@ -516,11 +516,12 @@ class Game:
     def _has_finished(self, p: int) -> bool:
         """Every piece of ``p`` stands in the target camp, or (the fill rule) the camp is
         full and holds at least one of them."""
-        lock = self.target_masks[p]
-        cells = self.cells[p]
-        if cells and all(lock[c] for c in cells):
-            return True
-        target, occ, own = self.targets[p], self.occ, p + 1
+        cells, target = self.cells[p], self.targets[p]
+        if len(cells) < len(target):  # with a full set, all in the camp means the camp is full
+            lock = self.target_masks[p]
+            if cells and all(lock[c] for c in cells):
+                return True
+        occ, own = self.occ, p + 1
         mine = False
         for c in target:
             v = occ[c]
