@@ -135,3 +135,16 @@ def test_a_lesson_links_to_its_game_and_the_game_back_to_the_lesson(notebook_pag
     assert link.get_attribute("href") == "explore/pl/triomino_combinatorics.ipynb?lang=pl"
     assert "Matematyka tej gry" in link.inner_text()
     assert page.mg_errors == []
+
+
+def test_the_teacher_calls_a_round_and_a_student_runs_a_simulation(notebook_page):
+    page = notebook_page("explore/matematiko_probabilities.ipynb", wait_for=".mg-lesson-call")
+    page.locator("button.mg-lesson-call").click()
+    page.locator(".mg-lesson-calls").filter(has_text="Call 1 of 25").wait_for()
+    simulation = page.locator(".mg-lesson-simulation").first
+    trials = simulation.locator(".mg-lesson-trials input")
+    trials.fill("2000")
+    trials.press("Enter")
+    simulation.locator("button.mg-lesson-run").click()
+    simulation.locator(".mg-lesson-trials-status").filter(has_text="2,000 trials run").wait_for()
+    assert page.mg_errors == []
