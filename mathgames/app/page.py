@@ -226,8 +226,8 @@ def header(notebook: str, title: str | None = None, language: str | None = None)
 def landing_html() -> str:
     """The cards of the landing page as HTML."""
     sections = []
-    for kind, heading in (("game", _("Games")), ("lesson", _("Lessons")),
-                          ("demo", _("For developers"))):
+    # The board demo is for developers: it stays reachable by its address, not on the cards.
+    for kind, heading in (("game", _("Games")), ("lesson", _("Lessons"))):
         cards = "".join(
             f'<a class="mg-card" data-kind="{kind}" href="{esc(link(page.notebook))}">'
             f'<svg viewBox="0 0 100 70" role="img" aria-hidden="true">{page.icon}</svg>'
