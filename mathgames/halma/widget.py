@@ -31,7 +31,7 @@ from mathgames.core.errors import CorruptSaveError, MathgamesError
 from mathgames.core.i18n import on_language_change, translator
 from mathgames.core.resume_widget import ResumeBanner
 from mathgames.core.svg import esc
-from mathgames.core.ui import Confirm, HowToPlay, fill_tooltips, section
+from mathgames.core.ui_widget import Confirm, HowToPlay, fill_tooltips, section
 from mathgames.halma.bots import make_bot
 from mathgames.halma.game import PASS, Game, Move
 from mathgames.halma.solutions import SOLUTIONS

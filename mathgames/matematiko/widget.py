@@ -25,7 +25,7 @@ from mathgames.core.errors import CorruptSaveError, MathgamesError
 from mathgames.core.i18n import on_language_change, translator
 from mathgames.core.resume_widget import ResumeBanner
 from mathgames.core.svg import esc
-from mathgames.core.ui import Confirm, HowToPlay, fill_tooltips, section
+from mathgames.core.ui_widget import Confirm, HowToPlay, fill_tooltips, section
 from mathgames.matematiko.bots import BOTS, Bot, make_bot, play_deal
 from mathgames.matematiko.deck import GameCodeError, new_code, normalize_code
 from mathgames.matematiko.match import Match, Player, cell_index, cell_name

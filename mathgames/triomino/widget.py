@@ -28,7 +28,7 @@ from mathgames.core.errors import CorruptSaveError, MathgamesError
 from mathgames.core.i18n import LANGUAGES, on_language_change, translator
 from mathgames.core.resume_widget import ResumeBanner
 from mathgames.core.svg import TEXT_PALETTE, esc
-from mathgames.core.ui import Confirm, HowToPlay, fill_tooltips, section
+from mathgames.core.ui_widget import Confirm, HowToPlay, fill_tooltips, section
 from mathgames.triomino.bots import BOTS, Bot, make_bot
 from mathgames.triomino.game import Game
 from mathgames.triomino.geometry import Cell, cell_id, cell_xy, parse_cell
