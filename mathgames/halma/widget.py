@@ -121,7 +121,7 @@ class HalmaApp(w.VBox):
             kind = default_seats[p] if p < len(default_seats) else "search"
             select = w.Dropdown(options=[("", k) for k in SEAT_KINDS],
                                 value=kind if kind in SEAT_KINDS else "search",
-                                layout=w.Layout(width="16em"))
+                                layout=w.Layout(width="30em"))
             select.add_class(f"mg-seat-{p + 1}")
             self.seat_selects.append(select)
         self.seat_labels = [w.HTML() for _p in range(6)]
@@ -135,6 +135,12 @@ class HalmaApp(w.VBox):
             value=self.topology.camp_sizes()[0], layout=w.Layout(width="auto"))
         self.pieces_select.add_class("mg-pieces")
         self.players_label, self.limit_label, self.pieces_label = w.HTML(), w.HTML(), w.HTML()
+        for label in (self.players_label, self.limit_label, self.pieces_label,
+                      *self.seat_labels):
+            label.layout.display = "none"  # the controls' own descriptions label them
+        for control in (self.players_select, *self.seat_selects, self.limit_input,
+                        self.pieces_select):
+            control.style.description_width = "initial"
         self.game_options = w.VBox([w.HBox([self.players_label, self.players_select]),
                                     *self.seat_rows,
                                     w.HBox([self.limit_label, self.limit_input])])
@@ -218,15 +224,15 @@ class HalmaApp(w.VBox):
         mode = self.mode_select.value
         self.mode_select.options = [(_("Game"), "game"), (_("Crossing puzzle"), "puzzle")]
         self.mode_select.value = mode
-        self.players_label.value = f"<b>{esc(_('Players'))}</b>&nbsp;"
-        for p, (label, select) in enumerate(zip(self.seat_labels, self.seat_selects,
-                                                strict=True)):
-            label.value = f"{esc(player_label(p))}&nbsp;"
+        # The controls carry their own labels (a screen reader names each by its label).
+        self.players_select.description = _("Players")
+        for p, select in enumerate(self.seat_selects):
+            select.description = player_label(p)
             value = select.value
             select.options = [(_seat_label(k), k) for k in SEAT_KINDS]
             select.value = value
-        self.limit_label.value = f"{esc(_('Move limit (0 = none)'))}&nbsp;"
-        self.pieces_label.value = f"{esc(_('Pieces'))}&nbsp;"
+        self.limit_input.description = _("Move limit (0 = none)")
+        self.pieces_select.description = _("Pieces")
         self.puzzle_help.value = "<p>" + esc(_(
             "Move all your pieces to the opposite camp, alone on the board, in as few "
             "moves as you can.")) + "</p>"

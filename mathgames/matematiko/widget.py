@@ -173,11 +173,16 @@ class MatematikoApp(w.VBox):
         self.mode_select.options = [(_("Solitaire"), "solitaire"), (_("Class game"), "class")]
         self.mode_select.value = mode
         self._relabelling = False
-        self.code_label.value = f"<b>{esc(_('Game code'))}</b>&nbsp;"
+        # The inputs carry their own labels (a screen reader names each by its label).
+        self.code_label.layout.display = "none"
+        self.code_input.description = _("Game code")
+        self.code_input.style.description_width = "initial"
+        self.names_box.children[0].layout.display = "none"
         self.new_code_button.tooltip = _("A new game code")
-        self.names_box.children[0].value = esc(
+        self.names_input.description = (
             _("Players (one name per line)") if self.mode_select.value == "class"
             else _("Your name"))
+        self.names_input.style.description_width = "initial"
         self.names_input.placeholder = _("Player 1")
         self.bots_label.value = esc(_("Bots that play along:"))
         for kind, box in self.bot_checks.items():
@@ -413,7 +418,13 @@ class MatematikoApp(w.VBox):
         points = match.points_so_far(name)
         self.total.value = (f'<span style="font-size:1.6em"><b>{esc(_("Total"))}: '
                             f'<span class="mg-total-value">{points}</span></b></span>')
-        self.status.value = f'<span style="font-size:1.3em">{esc(self._status_text())}</span>'
+        status = esc(self._status_text())
+        if not match.is_over and match.called and not match.has_placed(name):
+            touch = _("{name}: place the {card}: tap an empty cell.").format(
+                name=name, card=match.current)
+            status = (f"<span class='mg-mouse-only'>{status}</span>"
+                      f"<span class='mg-touch-only'>{esc(touch)}</span>")
+        self.status.value = f'<span style="font-size:1.3em">{status}</span>'
         self.undo_button.disabled = match.is_over or not (match.can_undo(name) or (
             self.mode == "solitaire" and match.called > 1))
         self.legend.value = "" if hints is None else (

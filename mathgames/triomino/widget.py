@@ -214,8 +214,11 @@ class TriominoApp(w.VBox):
                                 self.zoom_in_button, self.new_game_button, self.howto.button])
         self.controls.layout.flex_flow = "row wrap"
         self.controls.add_class("mg-controls")
+        self.help = w.HTML()
+        self.help.add_class("mg-help")
         self.play_area = w.VBox([self.status, self.message, self.confirm, self.board,
-                                 self.ready_box, self.rack, self.controls, self.summary,
+                                 self.ready_box, self.rack, self.controls, self.help,
+                                 self.summary,
                                  self.next_round_button, self.sheet])
         self.play_area.add_class("mg-game")
         self.play_area.layout.display = "none"
@@ -305,6 +308,13 @@ class TriominoApp(w.VBox):
         self.ready_button.description = _("Ready")
         self.board.label = _("Triomino table")
         self.rack.label = _("Your tiles")
+        mouse = _("Click a tile in your rack, then a dashed place. Keys: 1-9 pick a tile, r "
+                  "rotates, arrows or n move the frame, Enter places, d draws, p passes, "
+                  "u undoes.")
+        touch = _("Tap a tile in your rack, then a dashed place on the table; Rotate turns "
+                  "the tile, the magnifier buttons zoom.")
+        self.help.value = (f"<span class='mg-mouse-only'>{esc(mouse)}</span>"
+                           f"<span class='mg-touch-only'>{esc(touch)}</span>")
         self.howto.refresh()
         fill_tooltips(self)
 
@@ -686,6 +696,8 @@ class TriominoApp(w.VBox):
             self.ready()
         elif key in ARROWS:
             self.move_cursor(key)
+        elif key in ("n", "N"):
+            self.next_place()
         elif key in ("Enter", " "):
             if self.cursor is None:
                 self.move_cursor(None)
@@ -725,6 +737,11 @@ class TriominoApp(w.VBox):
                     if score < best_score:
                         best, best_score = cell, score
             self.cursor = best
+        self._say_place(targets)
+
+    def _say_place(self, targets: list[Cell]) -> None:
+        """Redraw and tell a screen reader where the cursor stands and whether the
+        selected tile fits there."""
         self._refresh()
         position = targets.index(self.cursor) + 1
         fits = ""
@@ -736,6 +753,18 @@ class TriominoApp(w.VBox):
                     else _("the tile does not fit here"))
         place = _("Free place {n} of {total}").format(n=position, total=len(targets))
         self.board.say(f"{place}. {fits}".strip(" ."))
+
+    def next_place(self) -> None:
+        """Move the cursor to the next free place in order (``n``): every place in turn,
+        for a keyboard or a screen reader."""
+        targets = self._targets()
+        if not targets:
+            return
+        if self.cursor in targets:
+            self.cursor = targets[(targets.index(self.cursor) + 1) % len(targets)]
+        else:
+            self.cursor = targets[0]
+        self._say_place(targets)
 
     def _cursor_start(self, targets: list[Cell]) -> Cell:
         """Where the cursor starts: the free place nearest the last tile."""
