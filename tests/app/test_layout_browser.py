@@ -64,6 +64,19 @@ OVERFLOW_JS = """() => Array.from(document.querySelectorAll(
   .filter(b => b.offsetParent !== null && b.clientWidth > 0)
   .filter(b => b.scrollWidth > b.clientWidth + 0.5)
   .map(b => (b.textContent || b.title).trim() + ` (${b.scrollWidth} > ${b.clientWidth})`)"""
+#: Text on a game page at least this big (CSS px), for a projector.
+MIN_TEXT_PX = 16.0
+SMALL_TEXT_JS = """min => { const small = new Set();
+  const walker = document.createTreeWalker(document.querySelector('.mg-app'),
+                                           NodeFilter.SHOW_TEXT);
+  while (walker.nextNode()) { const node = walker.currentNode, e = node.parentElement;
+    if (!node.textContent.trim() || !e || e.closest('svg') || e.offsetParent === null) continue;
+    const size = parseFloat(getComputedStyle(e).fontSize);
+    if (size < min) small.add(node.textContent.trim().slice(0, 30) + ` (${size} px)`); }
+  return Array.from(small).slice(0, 8); }"""
+LABEL_CUT_JS = """() => Array.from(document.querySelectorAll('.mg-app .widget-label'))
+  .filter(l => l.offsetParent !== null && l.clientWidth > 0 && l.scrollWidth > l.clientWidth + 0.5)
+  .map(l => l.textContent.trim() + ` (${l.scrollWidth} > ${l.clientWidth})`)"""
 SMALLEST_JS = """sel => { const cells = document.querySelectorAll(sel + ' [data-cell]');
   let best = Infinity;
   for (const c of cells) { const r = c.getBoundingClientRect();
@@ -153,6 +166,9 @@ def test_game_page_fits_speaks_the_language_and_passes_axe(
         page.set_viewport_size(size)
         wait_layout(page)
         problems += [f"set-up {size['width']}: cut label {t}" for t in page.evaluate(OVERFLOW_JS)]
+        problems += [f"set-up {size['width']}: cut label {t}"
+                     for t in page.evaluate(LABEL_CUT_JS)]
+        problems += [f"set-up: small text {t}" for t in page.evaluate(SMALL_TEXT_JS, MIN_TEXT_PX)]
         rect = page.evaluate(RECT_JS, ".mg-start")
         if rect["right"] > rect["vw"] + 0.5:
             problems.append(f"set-up {size['width']}: the Start button sticks out: {rect}")
@@ -171,6 +187,7 @@ def test_game_page_fits_speaks_the_language_and_passes_axe(
         check_inside(page, [parts["board"], parts["own"], *parts["buttons"]],
                      f"{notebook} {lang} {name}")
         problems += [f"{name}: cut label {t}" for t in page.evaluate(OVERFLOW_JS)]
+        problems += [f"{name}: small text {t}" for t in page.evaluate(SMALL_TEXT_JS, MIN_TEXT_PX)]
         cells[name] = page.evaluate(SMALLEST_JS, parts["board"])
         if name == "phone":
             board = page.evaluate(RECT_JS, parts["board"])
