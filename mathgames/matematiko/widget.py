@@ -22,7 +22,7 @@ import ipywidgets as w
 
 from mathgames.core.board_widget import BoardWidget
 from mathgames.core.errors import CorruptSaveError, MathgamesError
-from mathgames.core.i18n import on_language_change, translator
+from mathgames.core.i18n import LANGUAGES, on_language_change, translator
 from mathgames.core.resume_widget import ResumeBanner
 from mathgames.core.svg import esc
 from mathgames.core.ui_widget import Confirm, HowToPlay, fill_tooltips, section
@@ -253,7 +253,7 @@ class MatematikoApp(w.VBox):
         humans = self.humans
         self.viewing = humans[0] if humans else match.names[0]
         self.cursor = 12
-        self.player_select.options = match.names
+        self.player_select.options = [(self.shown_name(n), n) for n in match.names]
         self.player_select.value = self.viewing
         self.player_select.layout.display = None if len(match.names) > 1 else "none"
         self.call_button.layout.display = None if self.mode == "class" else "none"
@@ -261,6 +261,29 @@ class MatematikoApp(w.VBox):
         self.game.layout.display = None
         self.message.value = ""
         self._refresh()
+
+    def shown_name(self, name: str) -> str:
+        """A player's name in the current language: the names the app gave ("Player 1",
+        "greedy bot") follow a language switch and a resume; names typed in stay.
+
+        >>> from mathgames.core.i18n import set_language
+        >>> app = MatematikoApp(code="ABC234", bots=("greedy",)); app.start()
+        >>> old = set_language("cs"); app.shown_name("greedy bot"), app.shown_name("Ann")
+        ('hladový bot', 'Ann')
+        >>> _ = set_language(old)
+        """
+        stars = len(name) - len(name.rstrip("*"))
+        bare = name[:len(name) - stars]
+        player = next((p for p in self.match.players if p.name == name), None) \
+            if self.match else None
+        for code in LANGUAGES:
+            if player is not None and player.bot is not None and bare in (
+                    _.gettext_in(code, "random bot"), _.gettext_in(code, "greedy bot"),
+                    _.gettext_in(code, "strong bot")):
+                return _bot_label(player.bot) + "*" * stars
+            if name == _.gettext_in(code, "Player 1"):
+                return _("Player 1")
+        return name
 
     @property
     def humans(self) -> list[str]:
@@ -280,7 +303,7 @@ class MatematikoApp(w.VBox):
         if waiting:
             self.message.value = self._error(
                 _("Wait: {names} must place the {card} first.").format(
-                    names=", ".join(waiting), card=match.current))
+                    names=", ".join(map(self.shown_name, waiting)), card=match.current))
             return
         match.call_next()
         self._bots_play()
@@ -413,7 +436,8 @@ class MatematikoApp(w.VBox):
             hints = placement_hints(grid, match.current, match.called_cards)
         self.board.svg = render_grid(
             grid, current=match.current if match.called else None, cursor=self.cursor,
-            hints=hints, code=match.code, player=name if len(match.names) > 1 else None,
+            hints=hints, code=match.code,
+            player=self.shown_name(name) if len(match.names) > 1 else None,
             placing=placing, calls=match.called)
         points = match.points_so_far(name)
         self.total.value = (f'<span style="font-size:1.6em"><b>{esc(_("Total"))}: '
@@ -421,7 +445,7 @@ class MatematikoApp(w.VBox):
         status = esc(self._status_text())
         if not match.is_over and match.called and not match.has_placed(name):
             touch = _("{name}: place the {card}: tap an empty cell.").format(
-                name=name, card=match.current)
+                name=self.shown_name(name), card=match.current)
             status = (f"<span class='mg-mouse-only'>{status}</span>"
                       f"<span class='mg-touch-only'>{esc(touch)}</span>")
         self.status.value = f'<span style="font-size:1.3em">{status}</span>'
@@ -450,15 +474,17 @@ class MatematikoApp(w.VBox):
                                   best.total).format(n=best.total)
             return _.ngettext("Game over: {names} won with {n} point.",
                               "Game over: {names} won with {n} points.",
-                              best.total).format(names=", ".join(winners), n=best.total)
+                              best.total).format(names=", ".join(map(self.shown_name, winners)),
+                                                 n=best.total)
         if match.called == 0:
             return _("Press “Call next number” to start.")
         waiting = [n for n in match.waiting() if n in self.humans]
         if not match.has_placed(self.viewing):
             return _("{name}: place the {card} (click an empty cell, or arrows and Enter).").format(
-                name=self.viewing, card=match.current)
+                name=self.shown_name(self.viewing), card=match.current)
         if waiting:
-            return _("Waiting for: {names}").format(names=", ".join(waiting))
+            return _("Waiting for: {names}").format(names=", ".join(map(self.shown_name,
+                                                                        waiting)))
         return _("Everyone has placed the {card}: call the next number.").format(
             card=match.current)
 
@@ -489,7 +515,8 @@ class MatematikoApp(w.VBox):
                 result = score_grid([grid[r * 5:r * 5 + 5] for r in range(5)])
                 lines = [line.points for line in result.lines]
             kind = _("person") if standing.bot is None else _bot_label(standing.bot)
-            rows.append([standing.rank, standing.name, kind, *lines, standing.total])
+            rows.append([standing.rank, self.shown_name(standing.name), kind, *lines,
+                         standing.total])
         return rows
 
     def to_csv(self) -> str:

@@ -77,6 +77,11 @@ SMALL_TEXT_JS = """min => { const small = new Set();
 LABEL_CUT_JS = """() => Array.from(document.querySelectorAll('.mg-app .widget-label'))
   .filter(l => l.offsetParent !== null && l.clientWidth > 0 && l.scrollWidth > l.clientWidth + 0.5)
   .map(l => l.textContent.trim() + ` (${l.scrollWidth} > ${l.clientWidth})`)"""
+NULL_TIPS_JS = """() => Array.from(document.querySelectorAll('[title], [aria-label]'))
+  .filter(e => e.getClientRects().length > 0)
+  .filter(e => ['null', 'undefined', ''].includes((e.getAttribute('title') ?? 'x').trim())
+               || ['null', 'undefined'].includes(e.getAttribute('aria-label')))
+  .map(e => e.outerHTML.slice(0, 80))"""
 SMALLEST_JS = """sel => { const cells = document.querySelectorAll(sel + ' [data-cell]');
   let best = Infinity;
   for (const c of cells) { const r = c.getBoundingClientRect();
@@ -175,6 +180,7 @@ def test_game_page_fits_speaks_the_language_and_passes_axe(
     if lang != "en":
         problems += [f"set-up: English text {t!r}" for t in english_left(page, lang)]
     problems += [f"axe, set-up: {v}" for v in axe_violations(page)]
+    problems += [f"set-up: empty tooltip {t}" for t in page.evaluate(NULL_TIPS_JS)]
     page.set_viewport_size(PROJECTOR)
     page.locator(".mg-start").click()
     page.locator(parts["board"]).wait_for(state="visible")
@@ -189,6 +195,8 @@ def test_game_page_fits_speaks_the_language_and_passes_axe(
         problems += [f"{name}: cut label {t}" for t in page.evaluate(OVERFLOW_JS)]
         problems += [f"{name}: small text {t}" for t in page.evaluate(SMALL_TEXT_JS, MIN_TEXT_PX)]
         cells[name] = page.evaluate(SMALLEST_JS, parts["board"])
+        if parts["own"] != parts["board"]:
+            cells[f"{name}, own tiles"] = page.evaluate(SMALLEST_JS, parts["own"])
         if name == "phone":
             board = page.evaluate(RECT_JS, parts["board"])
             assert board["right"] - board["left"] >= size["width"] - 40, (
@@ -215,6 +223,7 @@ def test_game_page_fits_speaks_the_language_and_passes_axe(
     if lang != "en":
         problems += [f"game: English text {t!r}" for t in english_left(page, lang)]
     problems += [f"axe, game: {v}" for v in axe_violations(page)]
+    problems += [f"game: empty tooltip {t}" for t in page.evaluate(NULL_TIPS_JS)]
     page.locator(".mg-controls .mg-howto-button").click()
     page.wait_for_selector(".mg-howto .mg-howto-part")
     assert page.locator(".mg-howto .mg-howto-part").count() >= 4
