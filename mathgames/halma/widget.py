@@ -204,6 +204,7 @@ class HalmaApp(w.VBox):
         self.new_button.on_click(lambda _b: self.ask_new_game())
         self.zoom_in_button.on_click(lambda _b: self.zoom(+1))
         self.zoom_out_button.on_click(lambda _b: self.zoom(-1))
+        self.zoom_out_button.disabled = True
         self.bot_button.on_click(lambda _b: self.bot_move())
         self.solution_step_button.on_click(lambda _b: self.solution_step())
         self.solution_all_button.on_click(lambda _b: self.solution_all())

@@ -235,6 +235,7 @@ class TriominoApp(w.VBox):
         self.new_game_button.on_click(lambda _b: self.ask_new_game())
         self.ready_button.on_click(lambda _b: self.ready())
         self.preset_select.observe(self._preset_changed, "value")
+        self.preset_select.observe(lambda _c: self.howto.refresh(), "value")
         self.players_select.observe(self._players_changed, "value")
         super().__init__([self.banner, self.howto, self.setup, self.play_area])
         self.add_class("mg-triomino")
@@ -421,6 +422,7 @@ class TriominoApp(w.VBox):
         self.recent = [self._describe_start()] if game.is_start_move else []
         self.setup.layout.display = "none"
         self.play_area.layout.display = None
+        self.howto.refresh()  # the rules of this game
         self._run_bots()
         self.message.value = "<br>".join(esc(line) for line in self.recent if line)
         self._refresh()
