@@ -17,7 +17,7 @@ from collections.abc import Mapping, Sequence
 from fractions import Fraction
 
 from mathgames.core.i18n import translator
-from mathgames.core.svg import INK, PALETTE, esc, num, svg_document
+from mathgames.core.svg import INK, PALETTE, TEXT_PALETTE, esc, num, svg_document
 from mathgames.matematiko.match import cell_name, full_lines
 from mathgames.matematiko.odds import CellHint
 from mathgames.matematiko.rules import GRID_SIZE
@@ -32,7 +32,7 @@ SIDE_W = 190
 WIDTH = X0 + GRID_SIZE * CELL + SIDE_W
 HEIGHT = Y0 + GRID_SIZE * CELL + 95
 SCORED = PALETTE[2]
-CURSOR = PALETTE[1]
+CURSOR = TEXT_PALETTE[1]  # the keyboard frame: 5:1 on white (WCAG non-text contrast)
 HINT = PALETTE[0]
 MUTED = "#6b6b6b"
 
