@@ -43,9 +43,11 @@ def num(value: float) -> str:
 def svg_document(width: float, height: float, body: str, title: str = "",
                  x: float = 0, y: float = 0) -> str:
     """A whole ``<svg>`` element with a ``viewBox`` (so it scales to its container)."""
+    # An image for screen readers only when it has a name (its title).
+    role = ' role="img"' if title else ""
     head = (
         f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="{num(x)} {num(y)} '
-        f'{num(width)} {num(height)}" role="img" font-family="{FONT}">'
+        f'{num(width)} {num(height)}"{role} font-family="{FONT}">'
     )
     caption = f"<title>{esc(title)}</title>" if title else ""
     return head + caption + body + "</svg>"

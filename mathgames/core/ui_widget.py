@@ -17,12 +17,15 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+import anywidget
 import ipywidgets as w
+import traitlets
 
+from mathgames.core.board_widget import STATIC
 from mathgames.core.i18n import translator
 from mathgames.core.svg import esc
 
-__all__ = ["Confirm", "HowToPlay", "fill_tooltips", "section"]
+__all__ = ["Confirm", "HowToPlay", "PageHelper", "fill_tooltips", "section"]
 
 _ = translator("core")
 
@@ -143,3 +146,21 @@ def fill_tooltips(widget: Any) -> None:
     if not widget.tooltip or widget.tooltip == getattr(widget, "_mg_auto_tooltip", None):
         widget.tooltip = description  # follows the label into another language
         widget._mg_auto_tooltip = description
+
+
+class PageHelper(anywidget.AnyWidget):
+    """An invisible helper shown once on each page (by the page header): it names the
+    controls that ipywidgets draws without a name (a slider's handle, the Play widget's
+    buttons), in the page's language, so that screen readers can say what they are.
+
+    >>> sorted(PageHelper().labels)
+    ['pause', 'play', 'repeat', 'stop', 'value']
+    """
+
+    _esm = STATIC / "page.js"
+    labels = traitlets.Dict().tag(sync=True)
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.labels = {"play": _("Play"), "pause": _("Pause"), "stop": _("Stop"),
+                       "repeat": _("Repeat"), "value": _("Value")}

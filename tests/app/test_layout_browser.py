@@ -242,6 +242,21 @@ def test_landing_page_passes_axe(page: Any, voila_url: str) -> None:
     assert english_left(page, "pl") == []
 
 
+@pytest.mark.parametrize(("notebook", "shown"), [
+    ("explore/triomino_combinatorics.ipynb", ".noUi-handle"),  # its sliders, named
+    ("explore/matematiko_probabilities.ipynb", ".mg-header"),
+    ("explore/board_geometry.ipynb", ".widget-play button"),  # its Play buttons, named
+    ("board_demo.ipynb", ".mathgames-board")])
+def test_lesson_and_demo_pages_pass_axe(page: Any, voila_url: str, notebook: str,
+                                        shown: str) -> None:
+    page.goto(f"{voila_url}/voila/render/{notebook}?lang=en", wait_until="domcontentloaded")
+    wait_rendered(page, shown)
+    page.wait_for_function(
+        "() => !document.querySelector('.jp-OutputArea-output .lm-Widget.jp-Spinner')")
+    page.wait_for_timeout(1500)  # the last outputs and charts
+    assert axe_violations(page) == []
+
+
 def teardown_module() -> None:
     if REPORT:
         ARTIFACTS.mkdir(exist_ok=True)
