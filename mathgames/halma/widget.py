@@ -270,6 +270,7 @@ class HalmaApp(w.VBox):
         """New game: ask first while a game is under way (it would be lost)."""
         if self.game is not None and not self.game.is_over() and self.game.history:
             self.confirm.ask()
+            self.board.say(_("Start a new game? This game will be lost."))
         else:
             self.show_setup()
 

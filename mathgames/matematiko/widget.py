@@ -203,6 +203,7 @@ class MatematikoApp(w.VBox):
         """New game: ask first while a game is under way (it would be lost)."""
         if self.match is not None and not self.match.is_over and self.match.called:
             self.confirm.ask()
+            self.board.say(_("Start a new game? This game will be lost."))
         else:
             self.show_setup()
 

@@ -376,7 +376,7 @@ class TriominoApp(w.VBox):
         """New game: ask first while a game is under way (it would be lost)."""
         if self.game is not None and self.game.phase != "game_over":
             self.confirm.ask()
-            self.board.say(self.confirm.text.value.replace("<b>", "").split("<")[0])
+            self.board.say(_("Start a new game? This game will be lost."))
         else:
             self.show_setup()
 
