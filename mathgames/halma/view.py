@@ -193,6 +193,9 @@ def render(game: Game, selected: str | None = None,
             parts.append(f'<rect x="{num(x - half)}" y="{num(y - half)}" width="{num(UNIT)}" '
                          f'height="{num(UNIT)}" fill="{fill}" stroke="{LINE}" stroke-width="1"/>')
         else:
+            # the whole space between the holes answers a tap, not only the hole
+            parts.append(f'<circle cx="{num(x)}" cy="{num(y)}" r="{num(UNIT * 0.5)}" '
+                         f'fill="transparent"/>')
             parts.append(f'<circle cx="{num(x)}" cy="{num(y)}" r="{num(UNIT * 0.42)}" '
                          f'fill="{fill}" stroke="{LINE}" stroke-width="1.5"/>')
         if c in target and not game.is_over():

@@ -138,7 +138,10 @@ class TriominoApp(w.VBox):
         self.number_inputs = {f: w.IntText(layout=w.Layout(width="34em"),
                                            style={"description_width": "26em"})
                               for f in NUMBER_FIELDS}
-        self.hexagon_inputs = [w.IntText(layout=w.Layout(width="5em")) for _ in range(3)]
+        # labelled 1, 2, 3 (hexagons at once) beside the row's label, for screen readers too
+        self.hexagon_inputs = [w.IntText(description=str(k), layout=w.Layout(width="7em"),
+                                         style={"description_width": "initial"})
+                               for k in (1, 2, 3)]
         self.hexagon_label = w.HTML()
         self.switch_inputs = {f: w.Checkbox(indent=False) for f in SWITCH_FIELDS}
         self.draw_when_select = w.Dropdown(options=[], layout=w.Layout(width="48em"),

@@ -18,6 +18,7 @@ import pytest
 
 from mathgames.core.i18n import _catalog
 from mathgames.core.po import parse_po
+from mathgames.triomino.rules import PRESETS
 from tests.conftest import ARTIFACTS, wait_rendered
 
 pytestmark = pytest.mark.browser
@@ -36,10 +37,10 @@ GAMES = {
         "own": ".mg-triomino-rack .mathgames-board",
         "buttons": [".mg-rotate", ".mg-hint", ".mg-draw", ".mg-pass", ".mg-undo", ".mg-new"],
     },
-    "matematiko.ipynb": {
+    "matematiko.ipynb": {  # played as a class game: the caller's button too
         "board": ".mg-matematiko-grid .mathgames-board",
         "own": ".mg-matematiko-grid .mathgames-board",
-        "buttons": [".mg-undo", ".mg-hint", ".mg-new"],
+        "buttons": [".mg-call", ".mg-undo", ".mg-hint", ".mg-new"],
     },
     "halma.ipynb": {
         "board": ".mg-board .mathgames-board",
@@ -181,8 +182,21 @@ def test_game_page_fits_speaks_the_language_and_passes_axe(
         problems += [f"set-up: English text {t!r}" for t in english_left(page, lang)]
     problems += [f"axe, set-up: {v}" for v in axe_violations(page)]
     problems += [f"set-up: empty tooltip {t}" for t in page.evaluate(NULL_TIPS_JS)]
+    if notebook == "triomino.ipynb":  # the custom rules' many fields, labelled
+        last = page.locator(".mg-preset select option").count() - 1  # "custom" comes last
+        page.locator(".mg-preset select").select_option(index=last)
+        page.wait_for_selector(".mg-custom-rules .widget-inline-hbox")
+        problems += [f"custom rules: cut label {t}" for t in page.evaluate(LABEL_CUT_JS)]
+        problems += [f"axe, custom rules: {v}" for v in axe_violations(page)]
+        page.locator(".mg-preset select").select_option(index=list(PRESETS).index("pressman"))
+    if notebook == "matematiko.ipynb":
+        page.locator(".mg-mode button").nth(1).click()  # a class game
+        page.wait_for_selector(".mg-names textarea")
     page.set_viewport_size(PROJECTOR)
     page.locator(".mg-start").click()
+    if notebook == "matematiko.ipynb":
+        page.locator(".mg-call").click()
+        page.wait_for_function("() => document.querySelector('.mg-current')?.textContent")
     page.locator(parts["board"]).wait_for(state="visible")
     page.wait_for_selector(parts["board"] + " [data-cell]")
     wait_layout(page)
