@@ -23,6 +23,7 @@ import ipywidgets as w
 
 from mathgames.core.i18n import LANGUAGES, get_language, set_language, translator
 from mathgames.core.svg import esc
+from mathgames.core.ui_widget import PageHelper
 
 __all__ = ["PAGES", "Page", "header", "header_html", "landing", "landing_html", "link", "page_path"]
 
@@ -210,8 +211,9 @@ def header_html(notebook: str, title: str | None = None) -> str:
     )
 
 
-def header(notebook: str, title: str | None = None, language: str | None = None) -> w.HTML:
-    """The header bar widget of a page; display it first on every page.
+def header(notebook: str, title: str | None = None, language: str | None = None) -> w.VBox:
+    """The header bar widget of a page (with the invisible :class:`PageHelper`);
+    display it first on every page.
 
     ``language`` fixes the language of the kernel (the lessons' language copies
     do this); otherwise it comes from ``?lang=`` in the page's address.
@@ -220,14 +222,14 @@ def header(notebook: str, title: str | None = None, language: str | None = None)
         set_language(language)
     bar = w.HTML(header_html(notebook, title))
     bar.add_class("mg-header-widget")
-    return bar
+    return w.VBox([bar, PageHelper()])
 
 
 def landing_html() -> str:
     """The cards of the landing page as HTML."""
     sections = []
-    for kind, heading in (("game", _("Games")), ("lesson", _("Lessons")),
-                          ("demo", _("For developers"))):
+    # The board demo is for developers: it stays reachable by its address, not on the cards.
+    for kind, heading in (("game", _("Games")), ("lesson", _("Lessons"))):
         cards = "".join(
             f'<a class="mg-card" data-kind="{kind}" href="{esc(link(page.notebook))}">'
             f'<svg viewBox="0 0 100 70" role="img" aria-hidden="true">{page.icon}</svg>'

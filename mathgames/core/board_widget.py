@@ -73,6 +73,10 @@ class BoardWidget(anywidget.AnyWidget):
       Every element with ``data-cell="id"`` is clickable; elements with
       ``data-hover-for="id"`` are shown only while the pointer is over cell ``id``.
     - ``label``: the accessible name of the board.
+    - ``announce``: a sentence for screen readers (a polite live region beside the
+      board): set it after each move, refusal and result, in the page's language.
+    - ``zoom``: 1 draws the board to fit; above 1 the picture grows by that factor
+      inside a scrolling board (big enough for a finger on a phone).
     - ``storage_key`` / ``storage_value``: when a key is set, the browser keeps
       ``storage_value`` in its local storage under that key, and on the next page
       load sends the kept copy back (see :meth:`on_stored`).
@@ -83,6 +87,8 @@ class BoardWidget(anywidget.AnyWidget):
 
     svg = traitlets.Unicode("").tag(sync=True)
     label = traitlets.Unicode("board").tag(sync=True)
+    announce = traitlets.Unicode("").tag(sync=True)
+    zoom = traitlets.Float(1.0).tag(sync=True)
     storage_key = traitlets.Unicode("").tag(sync=True)
     storage_value = traitlets.Unicode("").tag(sync=True)
 
@@ -139,6 +145,16 @@ class BoardWidget(anywidget.AnyWidget):
             raise InvalidMoveError(f"{key!r} is not a key the board forwards")
         for handler in list(self._key_handlers):
             handler(key)
+
+    def say(self, text: str) -> None:
+        """Announce ``text`` to screen readers (the same words twice are heard twice).
+
+        >>> board = BoardWidget()
+        >>> board.say("a1: blue"); board.say("a1: blue"); board.announce
+        'a1: blue\u00a0'
+        """
+        text = str(text)
+        self.announce = text + "\u00a0" if text == self.announce else text
 
     def offer_stored(self, text: str) -> None:
         """Hand a kept copy to the ``on_stored`` handlers (what a reloaded page does)."""

@@ -153,6 +153,14 @@ class Translator:
 
     __call__ = gettext
 
+    def gettext_in(self, language: str, message: str) -> str:
+        """The translation of ``message`` into ``language`` (not the current one).
+
+        >>> Translator("core").gettext_in("pl", "Undo")
+        'Cofnij'
+        """
+        return _catalog(self.domain, language).gettext(message)
+
     def ngettext(self, singular: str, plural: str, n: int) -> str:
         """The plural form for ``n``, by the language's own plural rule."""
         return _catalog(self.domain, _current).ngettext(singular, plural, n)

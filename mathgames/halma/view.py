@@ -19,10 +19,29 @@ from __future__ import annotations
 
 import math
 
-from mathgames.core.svg import INK, PALETTE, esc, num, svg_document
+from mathgames.core.i18n import translator
+from mathgames.core.svg import INK, MUTED, PALETTE, esc, num, svg_document
 from mathgames.halma.game import Game, Move
 
-__all__ = ["SHAPES", "piece_shape", "render"]
+__all__ = ["SHAPES", "piece_shape", "pieces_name", "player_label", "render"]
+
+_ = translator("halma")
+
+
+def pieces_name(player: int) -> str:
+    """``orange squares``: a player's pieces, in the current language."""
+    names = (_("blue circles"), _("orange squares"), _("green triangles"), _("pink diamonds"),
+             _("red stars"), _("sky-blue hexagons"))
+    return names[player % len(names)]
+
+
+def player_label(player: int) -> str:
+    """``Player 2 (orange squares)`` in the current language.
+
+    >>> player_label(1)
+    'Player 2 (orange squares)'
+    """
+    return _("Player {n} ({pieces})").format(n=player + 1, pieces=pieces_name(player))
 
 #: One shape per player, so pieces are told apart without colour.
 SHAPES = ("circle", "square", "triangle", "diamond", "star", "hexagon")
@@ -142,8 +161,8 @@ def render(game: Game, selected: str | None = None,
             for row in range(1, 18):
                 first = topo.index(f"a{row}")
                 x, y = frame.xy(topo.positions[first])
-                body.append(f'<text x="{num(x - UNIT * 0.62)}" y="{num(y + 5)}" font-size="14" '
-                            f'text-anchor="end" fill="{LINE}">{row}</text>')
+                body.append(f'<text x="{num(x - UNIT * 0.62)}" y="{num(y + 5)}" font-size="16" '
+                            f'text-anchor="end" fill="{MUTED}">{row}</text>')
     else:
         # column letters and row numbers
         if coordinates:
@@ -167,12 +186,16 @@ def render(game: Game, selected: str | None = None,
         else:
             fill = "white" if not square else ("#fbfaf6" if (c + c // 16) % 2 else "#efece3")
         who = game.occ[c] - 1
-        label = name if who < 0 else f"{name}: player {who + 1}"
+        label = (_("{cell}: empty").format(cell=name) if who < 0
+                 else f"{name}: {player_label(who)}")
         parts = [f'<g data-cell="{esc(name)}"><title>{esc(label)}</title>']
         if square:
             parts.append(f'<rect x="{num(x - half)}" y="{num(y - half)}" width="{num(UNIT)}" '
                          f'height="{num(UNIT)}" fill="{fill}" stroke="{LINE}" stroke-width="1"/>')
         else:
+            # the whole space between the holes answers a tap, not only the hole
+            parts.append(f'<circle cx="{num(x)}" cy="{num(y)}" r="{num(UNIT * 0.5)}" '
+                         f'fill="transparent"/>')
             parts.append(f'<circle cx="{num(x)}" cy="{num(y)}" r="{num(UNIT * 0.42)}" '
                          f'fill="{fill}" stroke="{LINE}" stroke-width="1.5"/>')
         if c in target and not game.is_over():

@@ -31,30 +31,22 @@ from mathgames.core.errors import CorruptSaveError, MathgamesError
 from mathgames.core.i18n import on_language_change, translator
 from mathgames.core.resume_widget import ResumeBanner
 from mathgames.core.svg import esc
+from mathgames.core.ui_widget import Confirm, HowToPlay, fill_tooltips, section
 from mathgames.halma.bots import make_bot
 from mathgames.halma.game import PASS, Game, Move
 from mathgames.halma.solutions import SOLUTIONS
 from mathgames.halma.topology import Topology, get_topology
-from mathgames.halma.view import render
+from mathgames.halma.view import player_label, render
 
 __all__ = ["HalmaApp"]
 
 _ = translator("halma")
 
 SEAT_KINDS = ("human", "greedy", "search")
+#: The zoom steps of the board (a finger on a phone needs about 2).
+ZOOMS = (1.0, 1.6, 2.4)
 ARROWS = {"ArrowUp": (0, 1), "ArrowDown": (0, -1), "ArrowLeft": (-1, 0), "ArrowRight": (1, 0)}
 SAVE_VERSION = 1
-
-
-def _pieces_name(player: int) -> str:
-    names = (_("blue circles"), _("orange squares"), _("green triangles"), _("pink diamonds"),
-             _("red stars"), _("sky-blue hexagons"))
-    return names[player % len(names)]
-
-
-def player_label(player: int) -> str:
-    """``Player 2 (orange squares)`` in the current language."""
-    return _("Player {n} ({pieces})").format(n=player + 1, pieces=_pieces_name(player))
 
 
 def _seat_label(kind: str) -> str:
@@ -114,6 +106,7 @@ class HalmaApp(w.VBox):
         self._arrows = _arrow_table(self.topology)
         player_counts = [n for n in self.topology.setups if n > 1]
         # -- set-up panel ------------------------------------------------------------------
+        self.howto = HowToPlay(self._howto_html)
         self.title = w.HTML()
         self.mode_select = w.ToggleButtons(options=[("", "game"), ("", "puzzle")],
                                            value=self.mode)
@@ -128,7 +121,7 @@ class HalmaApp(w.VBox):
             kind = default_seats[p] if p < len(default_seats) else "search"
             select = w.Dropdown(options=[("", k) for k in SEAT_KINDS],
                                 value=kind if kind in SEAT_KINDS else "search",
-                                layout=w.Layout(width="16em"))
+                                layout=w.Layout(width="30em"))
             select.add_class(f"mg-seat-{p + 1}")
             self.seat_selects.append(select)
         self.seat_labels = [w.HTML() for _p in range(6)]
@@ -142,6 +135,12 @@ class HalmaApp(w.VBox):
             value=self.topology.camp_sizes()[0], layout=w.Layout(width="auto"))
         self.pieces_select.add_class("mg-pieces")
         self.players_label, self.limit_label, self.pieces_label = w.HTML(), w.HTML(), w.HTML()
+        for label in (self.players_label, self.limit_label, self.pieces_label,
+                      *self.seat_labels):
+            label.layout.display = "none"  # the controls' own descriptions label them
+        for control in (self.players_select, *self.seat_selects, self.limit_input,
+                        self.pieces_select):
+            control.style.description_width = "initial"
         self.game_options = w.VBox([w.HBox([self.players_label, self.players_select]),
                                     *self.seat_rows,
                                     w.HBox([self.limit_label, self.limit_input])])
@@ -149,7 +148,7 @@ class HalmaApp(w.VBox):
         self.puzzle_help = w.HTML()
         self.start_button = w.Button(button_style="success", icon="play")
         self.start_button.add_class("mg-start")
-        self.setup = w.VBox([self.title, self.mode_select, self.game_options,
+        self.setup = w.VBox([self.title, self.howto.button, self.mode_select, self.game_options,
                              self.puzzle_options, self.puzzle_help, self.start_button])
         self.setup.add_class("mg-setup")
         # -- the game ----------------------------------------------------------------------
@@ -170,28 +169,42 @@ class HalmaApp(w.VBox):
         self.solution_step_button.add_class("mg-solution-step")
         self.solution_all_button = w.Button(icon="fast-forward")
         self.solution_all_button.add_class("mg-solution-all")
+        self.zoom_in_button = w.Button(icon="search-plus", layout=w.Layout(width="auto"))
+        self.zoom_in_button.add_class("mg-zoom-in")
+        self.zoom_out_button = w.Button(icon="search-minus", layout=w.Layout(width="auto"))
+        self.zoom_out_button.add_class("mg-zoom-out")
+        self.confirm = Confirm(lambda: _("Start a new game? This game will be lost."),
+                               self.show_setup)
         self.controls = w.HBox([self.undo_button, self.bot_button, self.solution_step_button,
-                                self.solution_all_button, self.new_button])
+                                self.solution_all_button, self.new_button, self.zoom_out_button,
+                                self.zoom_in_button, self.howto.button])
+        self.controls.add_class("mg-controls")
         self.moves_title = w.HTML()
         self.move_list = w.HTML(layout=w.Layout(max_height="24em", overflow="auto",
                                                 width="20em"))
         self.move_list.add_class("mg-move-list")
         self.side = w.VBox([self.moves_title, self.move_list])
+        self.side.add_class("mg-side")
         self.help = w.HTML()
         self.help.add_class("mg-help")
-        self.game_box = w.VBox([self.status, self.message, self.controls, self.help,
-                                w.HBox([self.board, self.side])])
+        self.board_row = w.HBox([self.board, self.side])
+        self.board_row.add_class("mg-board-row")
+        self.game_box = w.VBox([self.status, self.message, self.confirm, self.controls,
+                                self.help, self.board_row])
         self.game_box.add_class("mg-game")
-        self.board.layout.width = "70%"
         self.resume = ResumeBanner(self.board, self.load)
-        super().__init__([self.resume, self.setup, self.game_box])
+        super().__init__([self.resume, self.howto, self.setup, self.game_box])
         self.add_class("mg-halma")
+        self.add_class("mg-app")
         # -- events ------------------------------------------------------------------------
         self.mode_select.observe(lambda _c: self._show_setup_parts(), "value")
         self.players_select.observe(lambda _c: self._show_setup_parts(), "value")
         self.start_button.on_click(lambda _b: self.start())
         self.undo_button.on_click(lambda _b: self.undo())
-        self.new_button.on_click(lambda _b: self.show_setup())
+        self.new_button.on_click(lambda _b: self.ask_new_game())
+        self.zoom_in_button.on_click(lambda _b: self.zoom(+1))
+        self.zoom_out_button.on_click(lambda _b: self.zoom(-1))
+        self.zoom_out_button.disabled = True
         self.bot_button.on_click(lambda _b: self.bot_move())
         self.solution_step_button.on_click(lambda _b: self.solution_step())
         self.solution_all_button.on_click(lambda _b: self.solution_all())
@@ -212,15 +225,15 @@ class HalmaApp(w.VBox):
         mode = self.mode_select.value
         self.mode_select.options = [(_("Game"), "game"), (_("Crossing puzzle"), "puzzle")]
         self.mode_select.value = mode
-        self.players_label.value = f"<b>{esc(_('Players'))}</b>&nbsp;"
-        for p, (label, select) in enumerate(zip(self.seat_labels, self.seat_selects,
-                                                strict=True)):
-            label.value = f"{esc(player_label(p))}&nbsp;"
+        # The controls carry their own labels (a screen reader names each by its label).
+        self.players_select.description = _("Players")
+        for p, select in enumerate(self.seat_selects):
+            select.description = player_label(p)
             value = select.value
             select.options = [(_seat_label(k), k) for k in SEAT_KINDS]
             select.value = value
-        self.limit_label.value = f"{esc(_('Move limit (0 = none)'))}&nbsp;"
-        self.pieces_label.value = f"{esc(_('Pieces'))}&nbsp;"
+        self.limit_input.description = _("Move limit (0 = none)")
+        self.pieces_select.description = _("Pieces")
         self.puzzle_help.value = "<p>" + esc(_(
             "Move all your pieces to the opposite camp, alone on the board, in as few "
             "moves as you can.")) + "</p>"
@@ -231,11 +244,18 @@ class HalmaApp(w.VBox):
         self.solution_step_button.description = _("Solver's next move")
         self.solution_all_button.description = _("Whole solution")
         self.moves_title.value = f"<b>{esc(_('Moves'))}</b>"
-        self.help.value = "<small>" + esc(_(
-            "Click a piece, then one of the ringed places. Point at a ring to see the jump "
-            "path. Keys: arrows move the frame, Enter or space clicks, Escape lets go, "
-            "U undoes.")) + "</small>"
+        mouse = _("Click a piece, then one of the ringed places. Point at a ring to see the "
+                  "jump path. Keys: arrows move the frame, Enter or space clicks, Escape lets "
+                  "go, U undoes.")
+        touch = _("Tap a piece, then one of the ringed places. The magnifier buttons make "
+                  "the squares bigger; slide the board to see the rest.")
+        self.help.value = (f"<span class='mg-mouse-only'>{esc(mouse)}</span>"
+                           f"<span class='mg-touch-only'>{esc(touch)}</span>")
+        self.zoom_in_button.tooltip = _("Zoom in")
+        self.zoom_out_button.tooltip = _("Zoom out")
         self.board.label = name
+        self.howto.refresh()
+        fill_tooltips(self)
 
     def _show_setup_parts(self) -> None:
         puzzle = self.mode_select.value == "puzzle"
@@ -246,8 +266,25 @@ class HalmaApp(w.VBox):
         for p, row in enumerate(self.seat_rows):
             row.layout.display = None if p < self.players_select.value else "none"
 
+    def ask_new_game(self) -> None:
+        """New game: ask first while a game is under way (it would be lost)."""
+        if self.game is not None and not self.game.is_over() and self.game.history:
+            self.confirm.ask()
+            self.board.say(_("Start a new game? This game will be lost."))
+        else:
+            self.show_setup()
+
+    def zoom(self, step: int) -> None:
+        """Make the board bigger (+1, it then scrolls) or smaller (-1)."""
+        level = ZOOMS.index(self.board.zoom) if self.board.zoom in ZOOMS else 0
+        level = max(0, min(len(ZOOMS) - 1, level + step))
+        self.board.zoom = ZOOMS[level]
+        self.zoom_in_button.disabled = level == len(ZOOMS) - 1
+        self.zoom_out_button.disabled = level == 0
+
     def show_setup(self) -> None:
         """Back to the set-up panel (the game stays until Start)."""
+        self.confirm.hide()
         self.setup.layout.display = None
         self.game_box.layout.display = "none"
         self._show_setup_parts()
@@ -320,6 +357,15 @@ class HalmaApp(w.VBox):
     def _say(self, text: str, error: bool = True) -> None:
         colour = "#b00020" if error else "#1b1b1b"
         self.message.value = f'<span style="color:{colour};font-size:1.15em">{esc(text)}</span>'
+        self.board.say(text)
+
+    def _announce_moves(self, since: int) -> None:
+        """Tell screen readers the moves made since ply ``since``, then the status."""
+        game = self.game
+        assert game is not None
+        movers = [entry[0] for entry in game.history]
+        said = [f"{player_label(p)}: {m}" for p, m in zip(movers, game.moves, strict=True)]
+        self.board.say(". ".join([*said[since:], self._status_text()]))
 
     def _on_cell(self, name: str) -> None:
         self.cursor = name
@@ -337,6 +383,7 @@ class HalmaApp(w.VBox):
         owner = game.owner(name)
         if self.selected is not None and name in self.destinations:
             move = self.destinations[name]
+            before = game.ply
             try:
                 game.play(move)
             except MathgamesError as error:  # pragma: no cover - moves come from the game
@@ -345,6 +392,9 @@ class HalmaApp(w.VBox):
             self.selected, self.destinations = None, {}
             self.message.value = ""
             self._run_bots()
+            self._refresh()
+            self._announce_moves(before)
+            return
         elif owner == game.to_move:
             if name == self.selected:
                 self.selected, self.destinations = None, {}
@@ -354,6 +404,8 @@ class HalmaApp(w.VBox):
                 self.destinations = game.moves_from(name)
                 if self.destinations:
                     self.message.value = ""
+                    self.board.say(_("{cell} chosen: it can go to {places}.").format(
+                        cell=name, places=", ".join(sorted(self.destinations))))
                 else:
                     self._say(_("The piece on {cell} cannot move.").format(cell=name))
         elif self.selected is not None:
@@ -371,6 +423,11 @@ class HalmaApp(w.VBox):
             c = self.topology.index(self.cursor)
             self.cursor = self.topology.names[self._arrows[(c, key)]]
             self._refresh()
+            owner = self.game.owner(self.cursor) if self.game is not None else None
+            self.board.say(self.cursor if owner is None
+                           else f"{self.cursor}: {player_label(owner)}")
+        elif key in ("+", "-"):
+            self.zoom(+1 if key == "+" else -1)
         elif key in ("Enter", " "):
             self._on_cell(self.cursor)
         elif key == "Escape":
@@ -512,8 +569,9 @@ class HalmaApp(w.VBox):
         """Resume a game saved by :meth:`save`; CorruptSaveError (nothing changed) if bad."""
         try:
             data = json.loads(text)
-        except (TypeError, ValueError) as error:
-            raise CorruptSaveError(f"the saved game is not JSON: {error}") from None
+        except (TypeError, ValueError, RecursionError):
+            raise CorruptSaveError("not a saved game: the text is not JSON, or nested too "
+                                   "deeply") from None
         if not isinstance(data, dict) or data.get("game") != "halma":
             raise CorruptSaveError("the saved game is not a Halma game")
         if data.get("version") != SAVE_VERSION:
@@ -544,3 +602,45 @@ class HalmaApp(w.VBox):
         self._begin(game, seats)
         self.message.value = ""
         self._refresh()
+
+    # -- how to play -------------------------------------------------------------------------
+    def _howto_html(self) -> str:
+        """The "How to play" panel: goal, a turn, jump chains (with a picture drawn by the
+        board's own view), camps, the goal lock and the fill rule."""
+        halma = self.board_key == "halma"
+        example = Game(self.board_key, 2)
+        names = self.topology.names
+        piece = max((names[c] for c in range(self.topology.size) if example.occ[c] == 1),
+                    key=lambda cell: (len(example.moves_from(cell)), cell))
+        picture = render(example, selected=piece, show_target=False,
+                         title=_("The moves of the piece on {cell}").format(cell=piece))
+        picture = picture.replace("data-cell=", "data-example=").replace(
+            "data-hover-for=", "data-example-path=")
+        steps = (_("a step to a neighbouring empty square, in any of the 8 directions "
+                   "(straight or diagonal, forwards or backwards)") if halma
+                 else _("a step to a neighbouring empty hole, in any of the 6 directions "
+                        "along the lines"))
+        parts = [
+            section(_("Goal"), "<p>" + esc(_(
+                "Move all your pieces into the camp in the opposite corner (your target camp, "
+                "framed in your colour) before the others do.")) + "</p>"),
+            section(_("A turn"), "<p>" + esc(_(
+                "Move one of your pieces: either {step}, or one or more jumps.").format(
+                    step=steps)) + "</p>"),
+            section(_("Jumps and jump chains"), "<p>" + esc(_(
+                "A jump goes over one neighbouring piece (yours or anyone's) onto the empty "
+                "place straight behind it. Jumps may be chained in one turn, and the chain may "
+                "stop after any jump. Jumped pieces stay on the board, and a step and jumps are "
+                "never mixed in one move. In the picture the piece on {cell} can go to every "
+                "ringed place.").format(cell=piece)) + "</p>"
+                f"<div class='mg-howto-picture'>{picture}</div>"),
+            section(_("Camps and the goal lock"), "<p>" + esc(_(
+                "The shaded corners are the camps. A piece may pass through any camp, but once "
+                "it has reached its target camp it may only move inside that camp.")) + "</p>"),
+            section(_("The end and the fill rule"), "<p>" + esc(_(
+                "You win when all your pieces stand in your target camp. If another player's "
+                "pieces stay in your target camp, you win as soon as every other place of that "
+                "camp holds one of your pieces. Players who finish in the same round share "
+                "the win.")) + "</p>"),
+        ]
+        return "".join(parts)

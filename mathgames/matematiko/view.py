@@ -17,7 +17,7 @@ from collections.abc import Mapping, Sequence
 from fractions import Fraction
 
 from mathgames.core.i18n import translator
-from mathgames.core.svg import INK, PALETTE, esc, num, svg_document
+from mathgames.core.svg import INK, PALETTE, TEXT_PALETTE, esc, num, svg_document
 from mathgames.matematiko.match import cell_name, full_lines
 from mathgames.matematiko.odds import CellHint
 from mathgames.matematiko.rules import GRID_SIZE
@@ -32,9 +32,16 @@ SIDE_W = 190
 WIDTH = X0 + GRID_SIZE * CELL + SIDE_W
 HEIGHT = Y0 + GRID_SIZE * CELL + 95
 SCORED = PALETTE[2]
-CURSOR = PALETTE[1]
+CURSOR = TEXT_PALETTE[1]  # the keyboard frame: 5:1 on white (WCAG non-text contrast)
 HINT = PALETTE[0]
 MUTED = "#6b6b6b"
+
+
+def _cell_title(name: str, value: int | None) -> str:
+    """What a screen reader says of a cell: ``b2: 7`` or ``b2: empty``."""
+    if value is None:
+        return _("{cell}: empty").format(cell=name)
+    return f"{name}: {value}"
 
 
 def combination_label(name: str) -> str:
@@ -144,7 +151,7 @@ def render_grid(grid: Sequence[int | None], current: int | None = None,
             f'<rect data-cell="{name}" x="{x + 3}" y="{y + 3}" width="{CELL - 6}"'
             f' height="{CELL - 6}" rx="8" fill="#ffffff"'
             f' fill-opacity="{"1" if value is None else "0"}" stroke="{INK}"'
-            f' stroke-width="2"/>')
+            f' stroke-width="2"><title>{esc(_cell_title(name, value))}</title></rect>')
         if value is not None:
             parts.append(
                 f'<text class="mg-number" data-for="{name}" x="{x + CELL / 2}" y="{y + 70}"'
@@ -169,7 +176,7 @@ def render_grid(grid: Sequence[int | None], current: int | None = None,
                     f' pointer-events="none" class="mg-best-hint"/>')
             for k, text in enumerate(rows):
                 parts.append(
-                    f'<text class="mg-hint" x="{x + 14}" y="{y + 28 + k * 22}" font-size="18"'
+                    f'<text class="mg-hint" x="{x + 10}" y="{y + 24 + k * 19}" font-size="17"'
                     f' fill="{colour}" pointer-events="none">{esc(text)}</text>')
     if cursor is not None:
         x, y = _cell_xy(cursor)

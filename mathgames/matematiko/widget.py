@@ -22,21 +22,30 @@ import ipywidgets as w
 
 from mathgames.core.board_widget import BoardWidget
 from mathgames.core.errors import CorruptSaveError, MathgamesError
-from mathgames.core.i18n import on_language_change, translator
+from mathgames.core.i18n import LANGUAGES, on_language_change, translator
 from mathgames.core.resume_widget import ResumeBanner
 from mathgames.core.svg import esc
+from mathgames.core.ui_widget import Confirm, HowToPlay, fill_tooltips, section
 from mathgames.matematiko.bots import BOTS, Bot, make_bot, play_deal
 from mathgames.matematiko.deck import GameCodeError, new_code, normalize_code
 from mathgames.matematiko.match import Match, Player, cell_index, cell_name
 from mathgames.matematiko.odds import placement_hints
-from mathgames.matematiko.rules import GRID_SIZE, LINES, score_grid
-from mathgames.matematiko.view import line_label, render_grid
+from mathgames.matematiko.rules import COMBINATIONS, GRID_SIZE, LINES, score_grid, score_line
+from mathgames.matematiko.view import combination_label, line_label, render_grid
 
 __all__ = ["MatematikoApp"]
 
 _ = translator("matematiko")
 
 STORAGE_KEY = "matematiko"
+#: One line of five numbers for each combination of the scoring table (How to play).
+EXAMPLE_LINES: dict[str, tuple[int, ...]] = {
+    "nothing": (1, 4, 7, 9, 12), "pair": (5, 5, 2, 8, 11), "two_pairs": (3, 3, 9, 9, 6),
+    "three_of_a_kind": (7, 7, 7, 2, 10), "straight": (4, 5, 6, 7, 8),
+    "full_house": (6, 6, 6, 12, 12), "ones_and_thirteens": (1, 13, 1, 13, 1),
+    "one_and_ten_to_thirteen": (1, 10, 11, 12, 13), "four_of_a_kind": (9, 9, 9, 9, 2),
+    "four_ones": (1, 1, 1, 1, 5),
+}
 MODES = ("solitaire", "class")
 
 
@@ -67,6 +76,7 @@ class MatematikoApp(w.VBox):
         self.hints_on = False
         self._bot_scores: dict[tuple[int, ...], dict[str, int]] = {}
         # -- set-up panel --------------------------------------------------
+        self.howto = HowToPlay(self._howto_html)
         self.title = w.HTML()
         self.mode_select = w.ToggleButtons(options=[("", m) for m in MODES], value=self.mode)
         self.mode_select.add_class("mg-mode")
@@ -88,7 +98,7 @@ class MatematikoApp(w.VBox):
         self.setup_message.add_class("mg-setup-message")
         self.code_label = w.HTML()
         self.setup = w.VBox([
-            self.title, self.mode_select,
+            self.title, self.howto.button, self.mode_select,
             w.HBox([self.code_label, self.code_input, self.new_code_button]),
             self.names_box, self.bots_label, w.HBox(list(self.bot_checks.values())),
             self.start_button, self.setup_message,
@@ -97,6 +107,7 @@ class MatematikoApp(w.VBox):
         # -- the game --------------------------------------------------------
         self.board = BoardWidget(storage_key=STORAGE_KEY)
         self.board.layout.max_width = "640px"
+        self.board.add_class("mg-matematiko-grid")
         self.board.on_cell_click(self._clicked)
         self.board.on_key(self._key)
         self.banner = ResumeBanner(self.board, self.load)
@@ -122,10 +133,15 @@ class MatematikoApp(w.VBox):
         self.results.add_class("mg-results")
         self.csv_link = w.HTML()
         self.csv_link.add_class("mg-csv")
+        self.legend = w.HTML()
+        self.legend.add_class("mg-hint-legend")
+        self.confirm = Confirm(lambda: _("Start a new game? This game will be lost."),
+                               self.show_setup)
         self.controls = w.HBox([self.player_select, self.call_button, self.undo_button,
-                                self.hint_toggle, self.new_button])
-        self.game = w.VBox([self.controls, self.status, self.message, self.board, self.total,
-                            self.results, self.csv_link])
+                                self.hint_toggle, self.new_button, self.howto.button])
+        self.controls.add_class("mg-controls")
+        self.game = w.VBox([self.controls, self.confirm, self.status, self.message, self.board,
+                            self.legend, self.total, self.results, self.csv_link])
         self.game.add_class("mg-game")
         self.game.layout.display = "none"
         self.start_button.on_click(lambda _b: self.start())
@@ -133,9 +149,10 @@ class MatematikoApp(w.VBox):
         self.mode_select.observe(self._mode_changed, "value")
         self.call_button.on_click(lambda _b: self.call_next())
         self.undo_button.on_click(lambda _b: self.undo())
-        self.new_button.on_click(lambda _b: self.show_setup())
-        super().__init__([self.banner, self.setup, self.game])
+        self.new_button.on_click(lambda _b: self.ask_new_game())
+        super().__init__([self.banner, self.howto, self.setup, self.game])
         self.add_class("mg-matematiko")
+        self.add_class("mg-app")
         on_language_change(self._language_changed)
         self._relabel()
 
@@ -156,11 +173,16 @@ class MatematikoApp(w.VBox):
         self.mode_select.options = [(_("Solitaire"), "solitaire"), (_("Class game"), "class")]
         self.mode_select.value = mode
         self._relabelling = False
-        self.code_label.value = f"<b>{esc(_('Game code'))}</b>&nbsp;"
+        # The inputs carry their own labels (a screen reader names each by its label).
+        self.code_label.layout.display = "none"
+        self.code_input.description = _("Game code")
+        self.code_input.style.description_width = "initial"
+        self.names_box.children[0].layout.display = "none"
         self.new_code_button.tooltip = _("A new game code")
-        self.names_box.children[0].value = esc(
+        self.names_input.description = (
             _("Players (one name per line)") if self.mode_select.value == "class"
             else _("Your name"))
+        self.names_input.style.description_width = "initial"
         self.names_input.placeholder = _("Player 1")
         self.bots_label.value = esc(_("Bots that play along:"))
         for kind, box in self.bot_checks.items():
@@ -173,10 +195,21 @@ class MatematikoApp(w.VBox):
                                      "its row, column and diagonal if the number goes there")
         self.new_button.description = _("New game")
         self.board.label = _("Matematiko grid")
+        self.howto.refresh()
+        fill_tooltips(self)
 
     # -- set-up ----------------------------------------------------------------
+    def ask_new_game(self) -> None:
+        """New game: ask first while a game is under way (it would be lost)."""
+        if self.match is not None and not self.match.is_over and self.match.called:
+            self.confirm.ask()
+            self.board.say(_("Start a new game? This game will be lost."))
+        else:
+            self.show_setup()
+
     def show_setup(self) -> None:
         """Back to the set-up panel (the current game is dropped)."""
+        self.confirm.hide()
         self.setup.layout.display = None
         self.game.layout.display = "none"
         self.code_input.value = new_code()
@@ -221,7 +254,7 @@ class MatematikoApp(w.VBox):
         humans = self.humans
         self.viewing = humans[0] if humans else match.names[0]
         self.cursor = 12
-        self.player_select.options = match.names
+        self.player_select.options = [(self.shown_name(n), n) for n in match.names]
         self.player_select.value = self.viewing
         self.player_select.layout.display = None if len(match.names) > 1 else "none"
         self.call_button.layout.display = None if self.mode == "class" else "none"
@@ -229,6 +262,29 @@ class MatematikoApp(w.VBox):
         self.game.layout.display = None
         self.message.value = ""
         self._refresh()
+
+    def shown_name(self, name: str) -> str:
+        """A player's name in the current language: the names the app gave ("Player 1",
+        "greedy bot") follow a language switch and a resume; names typed in stay.
+
+        >>> from mathgames.core.i18n import set_language
+        >>> app = MatematikoApp(code="ABC234", bots=("greedy",)); app.start()
+        >>> old = set_language("cs"); app.shown_name("greedy bot"), app.shown_name("Ann")
+        ('hladový bot', 'Ann')
+        >>> _ = set_language(old)
+        """
+        stars = len(name) - len(name.rstrip("*"))
+        bare = name[:len(name) - stars]
+        player = next((p for p in self.match.players if p.name == name), None) \
+            if self.match else None
+        for code in LANGUAGES:
+            if player is not None and player.bot is not None and bare in (
+                    _.gettext_in(code, "random bot"), _.gettext_in(code, "greedy bot"),
+                    _.gettext_in(code, "strong bot")):
+                return _bot_label(player.bot) + "*" * stars
+            if name == _.gettext_in(code, "Player 1"):
+                return _("Player 1")
+        return name
 
     @property
     def humans(self) -> list[str]:
@@ -248,12 +304,13 @@ class MatematikoApp(w.VBox):
         if waiting:
             self.message.value = self._error(
                 _("Wait: {names} must place the {card} first.").format(
-                    names=", ".join(waiting), card=match.current))
+                    names=", ".join(map(self.shown_name, waiting)), card=match.current))
             return
         match.call_next()
         self._bots_play()
         self.message.value = ""
         self._refresh()
+        self.board.say(self._status_text())
 
     def _bots_play(self) -> None:
         """Every bot that has not placed the current number places it now."""
@@ -291,6 +348,7 @@ class MatematikoApp(w.VBox):
             self.message.value = self._error(_("Cell {cell} is already taken.").format(
                 cell=cell_name(index)))
             return
+        card = match.current
         match.place(name, index)
         self.cursor = index
         self.message.value = ""
@@ -300,13 +358,17 @@ class MatematikoApp(w.VBox):
             self.player_select.value = waiting[0]
         elif self.mode == "solitaire" and match.called < 25:
             self.call_next()
-            return
         self._refresh()
+        self.board.say(f"{cell_name(index)}: {card}. {self._status_text()}")
 
     def undo(self) -> None:
         """Take back the shown player's placement of the current number."""
         match = self.match
         if match is None or self.viewing is None:
+            return
+        if match.is_over:
+            self.message.value = self._error(_("The game is over: nothing can be undone."))
+            self.board.say(_("The game is over: nothing can be undone."))
             return
         if self.mode == "solitaire" and not match.is_over and match.called > 1 \
                 and not match.has_placed(self.viewing):
@@ -357,8 +419,10 @@ class MatematikoApp(w.VBox):
             self._refresh()
 
     # -- drawing -----------------------------------------------------------------
-    @staticmethod
-    def _error(text: str) -> str:
+    def _error(self, text: str) -> str:
+        """The HTML of a refusal (also said to screen readers)."""
+        if hasattr(self, "board"):
+            self.board.say(text)
         return f'<span style="color:#b00020;font-weight:bold">{esc(text)}</span>'
 
     def _refresh(self) -> None:
@@ -373,14 +437,25 @@ class MatematikoApp(w.VBox):
             hints = placement_hints(grid, match.current, match.called_cards)
         self.board.svg = render_grid(
             grid, current=match.current if match.called else None, cursor=self.cursor,
-            hints=hints, code=match.code, player=name if len(match.names) > 1 else None,
+            hints=hints, code=match.code,
+            player=self.shown_name(name) if len(match.names) > 1 else None,
             placing=placing, calls=match.called)
         points = match.points_so_far(name)
         self.total.value = (f'<span style="font-size:1.6em"><b>{esc(_("Total"))}: '
                             f'<span class="mg-total-value">{points}</span></b></span>')
-        self.status.value = f'<span style="font-size:1.3em">{esc(self._status_text())}</span>'
-        self.undo_button.disabled = not (match.can_undo(name) or (
-            self.mode == "solitaire" and match.called > 1 and not match.is_over))
+        status = esc(self._status_text())
+        if not match.is_over and match.called and not match.has_placed(name):
+            touch = _("{name}: place the {card}: tap an empty cell.").format(
+                name=self.shown_name(name), card=match.current)
+            status = (f"<span class='mg-mouse-only'>{status}</span>"
+                      f"<span class='mg-touch-only'>{esc(touch)}</span>")
+        self.status.value = f'<span style="font-size:1.3em">{status}</span>'
+        self.undo_button.disabled = match.is_over or not (match.can_undo(name) or (
+            self.mode == "solitaire" and match.called > 1))
+        self.legend.value = "" if hints is None else (
+            "<p>" + esc(_("Hints: in each empty cell, the points its row (→), column (↓) and "
+                          "diagonals (↘ ↙) are expected to score at the end if the number "
+                          "goes there; the green frame marks the best cell.")) + "</p>")
         self.call_button.disabled = match.called >= 25
         if match.is_over:
             self._show_results()
@@ -400,15 +475,17 @@ class MatematikoApp(w.VBox):
                                   best.total).format(n=best.total)
             return _.ngettext("Game over: {names} won with {n} point.",
                               "Game over: {names} won with {n} points.",
-                              best.total).format(names=", ".join(winners), n=best.total)
+                              best.total).format(names=", ".join(map(self.shown_name, winners)),
+                                                 n=best.total)
         if match.called == 0:
             return _("Press “Call next number” to start.")
         waiting = [n for n in match.waiting() if n in self.humans]
         if not match.has_placed(self.viewing):
             return _("{name}: place the {card} (click an empty cell, or arrows and Enter).").format(
-                name=self.viewing, card=match.current)
+                name=self.shown_name(self.viewing), card=match.current)
         if waiting:
-            return _("Waiting for: {names}").format(names=", ".join(waiting))
+            return _("Waiting for: {names}").format(names=", ".join(map(self.shown_name,
+                                                                        waiting)))
         return _("Everyone has placed the {card}: call the next number.").format(
             card=match.current)
 
@@ -439,7 +516,8 @@ class MatematikoApp(w.VBox):
                 result = score_grid([grid[r * 5:r * 5 + 5] for r in range(5)])
                 lines = [line.points for line in result.lines]
             kind = _("person") if standing.bot is None else _bot_label(standing.bot)
-            rows.append([standing.rank, standing.name, kind, *lines, standing.total])
+            rows.append([standing.rank, self.shown_name(standing.name), kind, *lines,
+                         standing.total])
         return rows
 
     def to_csv(self) -> str:
@@ -482,8 +560,9 @@ class MatematikoApp(w.VBox):
         """Resume a saved game; ``CorruptSaveError`` (and no change) if it is bad."""
         try:
             data = json.loads(text)
-        except (TypeError, ValueError) as error:
-            raise CorruptSaveError(f"not a saved game: {error}") from None
+        except (TypeError, ValueError, RecursionError):
+            raise CorruptSaveError("not a saved game: the text is not JSON, or nested too "
+                                   "deeply") from None
         if not isinstance(data, dict) or data.get("app") != "matematiko" or data.get(
                 "mode") not in MODES:
             raise CorruptSaveError("not a saved Matematiko game")
@@ -506,3 +585,40 @@ class MatematikoApp(w.VBox):
     def cell_of(self, index: int) -> str:
         """The board's cell id of grid index 0..24."""
         return cell_name(index)
+
+    # -- how to play ---------------------------------------------------------------------
+    def _howto_html(self) -> str:
+        """The "How to play" panel: goal, a turn, a picture drawn by the grid's own view,
+        and the scoring table with an example line for each combination."""
+        rows = []
+        for combo in COMBINATIONS:
+            line = EXAMPLE_LINES[combo.name]
+            scored = score_line(list(line))
+            assert scored.combination == combo.name  # the example shows what it claims
+            rows.append(f"<tr><td>{esc(combination_label(combo.name))}</td>"
+                        f"<td>{' '.join(map(str, line))}</td><td>{combo.row_points}</td>"
+                        f"<td>{combo.diagonal_points}</td></tr>")
+        head = "".join(f"<th>{esc(h)}</th>" for h in (
+            _("Combination"), _("Example line"), _("Row or column"), _("Long diagonal")))
+        table = f"<table class='mg-howto-points'><tr>{head}</tr>{''.join(rows)}</table>"
+        example = [n for name in ("full_house", "straight", "pair", "two_pairs", "nothing")
+                   for n in EXAMPLE_LINES[name]]
+        picture = render_grid(example, code=None, placing=False).replace(
+            "data-cell=", "data-example=")
+        return "".join([
+            section(_("Goal"), "<p>" + esc(_(
+                "Put 25 called numbers (1 to 13) into your 5x5 grid so that the rows, columns "
+                "and the two long diagonals score as many points as possible.")) + "</p>"),
+            section(_("A turn"), "<p>" + esc(_(
+                "A number is called; everyone writes it into any empty cell of their own grid "
+                "(tap the cell, or move the frame with the arrow keys and press Enter). A "
+                "number, once placed, stays there.")) + "</p>"),
+            section(_("What is legal"), "<p>" + esc(_(
+                "Any empty cell. When the grid is full, each row, column and long diagonal "
+                "scores its best combination; the order of the numbers does not matter and 1 "
+                "is low. The picture shows a full grid and the points of its lines.")) + "</p>"
+                f"<div class='mg-howto-picture'>{picture}</div>"),
+            section(_("Points"), "<p>" + esc(_(
+                "A long diagonal scores 10 more than a row, but only when it scores at "
+                "all.")) + "</p>" + table),
+        ])

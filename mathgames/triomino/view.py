@@ -88,14 +88,17 @@ def view_box(table: Table, extra: Iterable[Cell] = (), zoom: float = 1.0,
 def table_svg(table: Table, *, clickable: Collection[Cell] = (),
               hints: Mapping[Cell, bool] | None = None, ghost: Mapping[Cell, Sequence[int]]
               | None = None, owners: Mapping[Cell, int] | None = None,
-              last: Cell | None = None, zoom: float = 1.0, title: str = "") -> str:
+              last: Cell | None = None, zoom: float = 1.0, title: str = "",
+              cursor: Cell | None = None, place_label: str = "{n}/{total}") -> str:
     """The table as SVG.
 
     ``clickable``: empty cells drawn as outlines with ``data-cell`` ids;
     ``hints``: cells to highlight (True: the tile fits as it is turned now, False:
     it fits turned another way); ``ghost``: digits shown over a cell while the pointer
     is on it (``data-hover-for``); ``owners``: cell -> player index (a coloured edge);
-    ``last``: the most recent tile (outlined).
+    ``last``: the most recent tile (outlined); ``cursor``: the keyboard cursor's cell
+    (a thick frame, with the ghost digits shown); ``place_label``: the name of a free
+    place for screen readers, with ``{n}`` and ``{total}``.
     """
     hints = hints or {}
     ghost = ghost or {}
@@ -103,12 +106,15 @@ def table_svg(table: Table, *, clickable: Collection[Cell] = (),
     x, y, width, height = view_box(table, clickable, zoom)
     body = [f'<rect x="{num(x)}" y="{num(y)}" width="{num(width)}" height="{num(height)}" '
             f'fill="#ffffff"/>']
-    for cell in sorted(clickable):
+    places = sorted(clickable)
+    for number, cell in enumerate(places, 1):
+        name = esc(place_label.format(n=number, total=len(places)))
         fill = HINT_FILL if hints.get(cell) else HINT_OTHER_FILL if cell in hints else EMPTY_FILL
         stroke = "#009e73" if cell in hints else "#9aa5b1"
         body.append(
             f'<polygon data-cell="{cell_id(cell)}" points="{tile_polygon(cell)}" fill="{fill}" '
-            f'stroke="{stroke}" stroke-width="3" stroke-dasharray="10 7"/>')
+            f'stroke="{stroke}" stroke-width="3" stroke-dasharray="10 7">'
+            f'<title>{name}</title></polygon>')
         if cell in hints and not hints[cell]:
             cx, cy = _xy(cell_xy(cell))
             body.append(f'<text x="{num(cx)}" y="{num(cy)}" font-size="{num(0.28 * SCALE)}" '
@@ -121,6 +127,13 @@ def table_svg(table: Table, *, clickable: Collection[Cell] = (),
                     f'<polygon points="{tile_polygon(cell)}" fill="#fff3c4" fill-opacity="0.85" '
                     f'stroke="{SELECT}" stroke-width="5"/>'
                     f'{_digits(cell, digits, colour=SELECT)}</g>')
+    if cursor is not None:
+        digits = ghost.get(cursor)
+        body.append(f'<g class="mg-cursor" pointer-events="none">'
+                    f'<polygon points="{tile_polygon(cursor)}" fill="#fff3c4" '
+                    f'fill-opacity="{0.85 if digits else 0.4}" stroke="{INK}" stroke-width="7" '
+                    f'stroke-linejoin="round"/>'
+                    + (_digits(cursor, digits, colour=SELECT) if digits else "") + "</g>")
     return svg_document(width, height, "".join(body), title=title, x=x, y=y)
 
 
@@ -145,10 +158,11 @@ def rack_id(tile: Tile) -> str:
 
 def rack_svg(tiles: Sequence[Tile], *, selected: Tile | None = None, rotation: int = 0,
              hidden: bool = False, playable: Collection[Tile] | None = None,
-             title: str = "") -> str:
+             title: str = "", tile_label: str = "{tile}") -> str:
     """A rack: each tile as an upward triangle, the selected one turned by ``rotation``.
 
-    ``hidden`` draws the backs only; tiles not in ``playable`` (when given) are dimmed.
+    ``hidden`` draws the backs only; tiles not in ``playable`` (when given) are dimmed;
+    ``tile_label`` names a tile for screen readers (with ``{tile}``).
     """
     body = []
     gap = 0.15
@@ -165,7 +179,8 @@ def rack_svg(tiles: Sequence[Tile], *, selected: Tile | None = None, rotation: i
             f'<g transform="translate({num(offset)} 0)"{attrs} opacity="{0.45 if dim else 1}">'
             f'<polygon points="{tile_polygon(cell)}" fill="{fill}" stroke="{stroke}" '
             f'stroke-width="{8 if is_selected else 3}" stroke-linejoin="round"/>'
-            + ("" if hidden else _digits(cell, digits, size=0.27)) + "</g>")
+            + ("" if hidden else f"<title>{esc(tile_label.format(tile=tile))}</title>"
+               + _digits(cell, digits, size=0.27)) + "</g>")
     count = max(len(tiles), 9)  # room for a full rack, so tiles keep their size
     width = (count + 1) * 1.0 + count * gap
     return svg_document(width * SCALE, (HEIGHT + 0.2) * SCALE, "".join(body), title=title,

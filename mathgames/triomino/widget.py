@@ -16,21 +16,24 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import math
 import random
+import re
 from typing import Any
 
 import ipywidgets as w
 
 from mathgames.core.board_widget import BoardWidget
 from mathgames.core.errors import CorruptSaveError, MathgamesError
-from mathgames.core.i18n import on_language_change, translator
+from mathgames.core.i18n import LANGUAGES, on_language_change, translator
 from mathgames.core.resume_widget import ResumeBanner
-from mathgames.core.svg import PALETTE, esc
+from mathgames.core.svg import TEXT_PALETTE, esc
+from mathgames.core.ui_widget import Confirm, HowToPlay, fill_tooltips, section
 from mathgames.triomino.bots import BOTS, Bot, make_bot
 from mathgames.triomino.game import Game
-from mathgames.triomino.geometry import cell_id, parse_cell
+from mathgames.triomino.geometry import Cell, cell_id, cell_xy, parse_cell
 from mathgames.triomino.rules import PRESETS, RuleSet
-from mathgames.triomino.table import ORIGIN, Placement
+from mathgames.triomino.table import ORIGIN, Placement, Table
 from mathgames.triomino.tiles import Tile
 from mathgames.triomino.view import rack_id, rack_svg, table_svg
 
@@ -43,6 +46,8 @@ SAVE_FORMAT = "mathgames-triomino-app"
 #: At most this many undo states go into a save (a save is sent to the browser each move).
 UNDO_SAVED_MAX = 64
 ZOOMS = (1.0, 1.5, 2.25, 3.4)
+#: Arrow keys on the table: the direction on screen (y grows downwards).
+ARROWS = {"ArrowUp": (0, -1), "ArrowDown": (0, 1), "ArrowLeft": (-1, 0), "ArrowRight": (1, 0)}
 
 #: The rule fields a teacher can set by hand in the set-up panel (numbers).
 NUMBER_FIELDS = ("start_bonus", "zero_triple_bonus", "draw_penalty", "max_draws",
@@ -111,8 +116,10 @@ class TriominoApp(w.VBox):
         self.zoom_level = 0
         self.revealed: int | None = None
         self.recent: list[str] = []
+        self.cursor: Cell | None = None
         self._relabeling = False
         # -- set-up panel ---------------------------------------------------------
+        self.howto = HowToPlay(self._howto_html)
         self.title = w.HTML()
         self.preset_select = w.Dropdown(options=[], layout=w.Layout(width="22em"))
         self.preset_select.add_class("mg-preset")
@@ -131,7 +138,10 @@ class TriominoApp(w.VBox):
         self.number_inputs = {f: w.IntText(layout=w.Layout(width="34em"),
                                            style={"description_width": "26em"})
                               for f in NUMBER_FIELDS}
-        self.hexagon_inputs = [w.IntText(layout=w.Layout(width="5em")) for _ in range(3)]
+        # labelled 1, 2, 3 (hexagons at once) beside the row's label, for screen readers too
+        self.hexagon_inputs = [w.IntText(description=str(k), layout=w.Layout(width="7em"),
+                                         style={"description_width": "initial"})
+                               for k in (1, 2, 3)]
         self.hexagon_label = w.HTML()
         self.switch_inputs = {f: w.Checkbox(indent=False) for f in SWITCH_FIELDS}
         self.draw_when_select = w.Dropdown(options=[], layout=w.Layout(width="48em"),
@@ -154,7 +164,7 @@ class TriominoApp(w.VBox):
                        self.bot_select, self.seed_input, self.base_select):
             widget.style = wide
             widget.layout.width = "30em"
-        self.setup = w.VBox([self.title, self.preset_select, self.custom_box,
+        self.setup = w.VBox([self.title, self.howto.button, self.preset_select, self.custom_box,
                              self.players_select, self.bots_select, self.bot_select,
                              self.seed_input, self.start_button, self.setup_message])
         self.setup.add_class("mg-setup")
@@ -200,12 +210,18 @@ class TriominoApp(w.VBox):
         self.sheet.add_class("mg-score-sheet")
         self.summary = w.HTML()
         self.summary.add_class("mg-summary")
+        self.confirm = Confirm(lambda: _("Start a new game? This game will be lost."),
+                               self.show_setup)
         self.controls = w.HBox([self.rotate_button, self.hint_button, self.draw_button,
                                 self.pass_button, self.undo_button, self.zoom_out_button,
-                                self.zoom_in_button, self.new_game_button])
+                                self.zoom_in_button, self.new_game_button, self.howto.button])
         self.controls.layout.flex_flow = "row wrap"
-        self.play_area = w.VBox([self.status, self.message, self.board, self.ready_box,
-                                 self.rack, self.controls, self.summary,
+        self.controls.add_class("mg-controls")
+        self.help = w.HTML()
+        self.help.add_class("mg-help")
+        self.play_area = w.VBox([self.status, self.message, self.confirm, self.board,
+                                 self.ready_box, self.rack, self.controls, self.help,
+                                 self.summary,
                                  self.next_round_button, self.sheet])
         self.play_area.add_class("mg-game")
         self.play_area.layout.display = "none"
@@ -219,12 +235,14 @@ class TriominoApp(w.VBox):
         self.zoom_in_button.on_click(lambda _b: self.zoom(+1))
         self.zoom_out_button.on_click(lambda _b: self.zoom(-1))
         self.next_round_button.on_click(lambda _b: self.next_round())
-        self.new_game_button.on_click(lambda _b: self.show_setup())
+        self.new_game_button.on_click(lambda _b: self.ask_new_game())
         self.ready_button.on_click(lambda _b: self.ready())
         self.preset_select.observe(self._preset_changed, "value")
+        self.preset_select.observe(lambda _c: self.howto.refresh(), "value")
         self.players_select.observe(self._players_changed, "value")
-        super().__init__([self.banner, self.setup, self.play_area])
+        super().__init__([self.banner, self.howto, self.setup, self.play_area])
         self.add_class("mg-triomino")
+        self.add_class("mg-app")
         self._relabel()
         self.preset_select.value = preset if preset in PRESETS else "pressman"
         self.bot_select.value = bot if bot in BOTS else "greedy"
@@ -294,6 +312,15 @@ class TriominoApp(w.VBox):
         self.ready_button.description = _("Ready")
         self.board.label = _("Triomino table")
         self.rack.label = _("Your tiles")
+        mouse = _("Click a tile in your rack, then a dashed place. Keys: 1-9 pick a tile, r "
+                  "rotates, arrows or n move the frame, Enter places, d draws, p passes, "
+                  "u undoes.")
+        touch = _("Tap a tile in your rack, then a dashed place on the table; Rotate turns "
+                  "the tile, the magnifier buttons zoom.")
+        self.help.value = (f"<span class='mg-mouse-only'>{esc(mouse)}</span>"
+                           f"<span class='mg-touch-only'>{esc(touch)}</span>")
+        self.howto.refresh()
+        fill_tooltips(self)
 
     # -- set-up -------------------------------------------------------------------------
     def _base_changed(self, _change: Any) -> None:
@@ -348,8 +375,17 @@ class TriominoApp(w.VBox):
             values["multi_round"] = False
         return dataclasses.replace(base, name="custom", **values)
 
+    def ask_new_game(self) -> None:
+        """New game: ask first while a game is under way (it would be lost)."""
+        if self.game is not None and self.game.phase != "game_over":
+            self.confirm.ask()
+            self.board.say(_("Start a new game? This game will be lost."))
+        else:
+            self.show_setup()
+
     def show_setup(self) -> None:
         """Back to the set-up panel (the game in progress stays until Start)."""
+        self.confirm.hide()
         self.setup.layout.display = None
         self.play_area.layout.display = "none"
         self.setup_message.value = ""
@@ -389,11 +425,39 @@ class TriominoApp(w.VBox):
         self.recent = [self._describe_start()] if game.is_start_move else []
         self.setup.layout.display = "none"
         self.play_area.layout.display = None
+        self.howto.refresh()  # the rules of this game
         self._run_bots()
         self.message.value = "<br>".join(esc(line) for line in self.recent if line)
         self._refresh()
 
     # -- who is who ---------------------------------------------------------------------
+    def name(self, player: int) -> str:
+        """A player's name in the current language: the names the app gave ("You",
+        "Bot 1", "Player 2") follow a language switch and a resume; others stay.
+
+        >>> from mathgames.core.i18n import set_language
+        >>> app = TriominoApp(players=2, bots=1, seed=1); app.start()
+        >>> old = set_language("pl"); app.name(0), app.name(1)
+        ('Ty', 'Bot 1')
+        >>> _ = set_language(old)
+        """
+        given = self.game.names[player]
+        for code in LANGUAGES:
+            if given == _.gettext_in(code, "You"):
+                return _("You")
+            for text in ("Player {n}", "Bot {n}"):
+                form = re.escape(_.gettext_in(code, text)).replace(r"\{n\}", r"(\d+)")
+                found = re.fullmatch(form, given)
+                if found:
+                    number = int(found.group(1))
+                    return (_("Player {n}").format(n=number) if text == "Player {n}"
+                            else _("Bot {n}").format(n=number))
+        return given
+
+    def names(self) -> list[str]:
+        """Every player's :meth:`name`."""
+        return [self.name(p) for p in range(self.game.players)] if self.game else []
+
     @property
     def humans(self) -> list[int]:
         """The players who are people."""
@@ -481,6 +545,7 @@ class TriominoApp(w.VBox):
             _("It fits: place it now.") if fits else _("It does not fit."))
         self.message.value = f"<span class='mg-info'>{esc(text)}</span>"
         self._refresh()
+        self.board.say(text)
 
     def pass_turn(self) -> None:
         """End the turn without placing."""
@@ -530,6 +595,17 @@ class TriominoApp(w.VBox):
             self.revealed = None
         self.message.value = "<br>".join(esc(line) for line in self.recent if line)
         self._refresh()
+        self._announce_recent()
+
+    def _announce_recent(self) -> None:
+        """Tell screen readers what just happened, and the result when a round ends."""
+        lines = [line for line in self.recent if line]
+        game = self.game
+        if game.phase != "play" and game.round_ends:
+            lines.append(re.sub(r"<[^>]+>", " ", self._summary_html()).strip())
+        elif self._my_turn():
+            lines.append(_("{name} to play").format(name=self.name(game.current)))
+        self.board.say(" ".join(" ".join(lines).split()))
 
     def _run_bots(self) -> None:
         game = self.game
@@ -545,9 +621,9 @@ class TriominoApp(w.VBox):
     def _describe_start(self) -> str:
         """Who starts the round, and why."""
         game = self.game
-        name = game.names[game.starter]
+        name = self.name(game.starter)
         if game.start_draws:
-            drawn = ", ".join(f"{game.names[p]} {tile}" for p, tile in game.start_draws)
+            drawn = ", ".join(f"{self.name(p)} {tile}" for p, tile in game.start_draws)
             return _("Drawing for the start: {list}. Starting player: {name}.").format(list=drawn,
                                                                             name=name)
         if game.start_tiles and game.is_start_move:
@@ -564,7 +640,7 @@ class TriominoApp(w.VBox):
         if not items:
             return ""
         player = items[0][1]
-        name = game.names[player]
+        name = self.name(player)
         draws = sum(1 for item in items if item[2] == "draw")
         parts = []
         if draws:
@@ -589,6 +665,7 @@ class TriominoApp(w.VBox):
         if self.hidden:
             self._say_error(_("Press Ready first."))
             return
+        self.cursor = target
         self.place(target)
 
     def _rack_clicked(self, cell: str) -> None:
@@ -622,11 +699,86 @@ class TriominoApp(w.VBox):
             self.select(None)
         elif key == "Enter" and self.hidden:
             self.ready()
+        elif key in ARROWS:
+            self.move_cursor(key)
+        elif key in ("n", "N"):
+            self.next_place()
+        elif key in ("Enter", " "):
+            if self.cursor is None:
+                self.move_cursor(None)
+            if self.cursor is not None:
+                self.place(self.cursor)
         elif key.isdigit() and key != "0" and self._my_turn():
             hand = game.hand()
             index = int(key) - 1
             if index < len(hand):
                 self.select(hand[index])
+
+    def _targets(self) -> list[Cell]:
+        """The places the cursor may stand on: the free cells next to the tiles."""
+        game = self.game
+        if game is None or not self._my_turn():
+            return []
+        return sorted(game.table.frontier()) if len(game.table) else [ORIGIN]
+
+    def move_cursor(self, key: str | None) -> None:
+        """Move the table's keyboard cursor to the nearest free place in the direction of
+        an arrow key (``None``: onto the first place), and say where it stands."""
+        targets = self._targets()
+        if not targets:
+            return
+        if self.cursor not in targets or key is None:
+            self.cursor = self._cursor_start(targets)
+        else:
+            x0, y0 = cell_xy(self.cursor)
+            vx, vy = ARROWS[key]
+            best, best_score = self.cursor, math.inf
+            for cell in targets:
+                x, y = cell_xy(cell)
+                along = (x - x0) * vx + (y - y0) * vy
+                across = abs((x - x0) * vy - (y - y0) * vx)
+                if along > 0.05 and across <= along * 2.5:
+                    score = math.hypot(x - x0, y - y0) + across
+                    if score < best_score:
+                        best, best_score = cell, score
+            self.cursor = best
+        self._say_place(targets)
+
+    def _say_place(self, targets: list[Cell]) -> None:
+        """Redraw and tell a screen reader where the cursor stands and whether the
+        selected tile fits there."""
+        self._refresh()
+        position = targets.index(self.cursor) + 1
+        fits = ""
+        if self.selected is not None:
+            turns = [p.rotation for p in self.game.legal_placements(self.selected)
+                     if p.cell == self.cursor]
+            fits = (_("the tile fits here") if self.rotation in turns
+                    else _("the tile fits here turned another way") if turns
+                    else _("the tile does not fit here"))
+        place = _("Free place {n} of {total}").format(n=position, total=len(targets))
+        self.board.say(f"{place}. {fits}".strip(" ."))
+
+    def next_place(self) -> None:
+        """Move the cursor to the next free place in order (``n``): every place in turn,
+        for a keyboard or a screen reader."""
+        targets = self._targets()
+        if not targets:
+            return
+        if self.cursor in targets:
+            self.cursor = targets[(targets.index(self.cursor) + 1) % len(targets)]
+        else:
+            self.cursor = targets[0]
+        self._say_place(targets)
+
+    def _cursor_start(self, targets: list[Cell]) -> Cell:
+        """Where the cursor starts: the free place nearest the last tile."""
+        game = self.game
+        if not game.table.order:
+            return targets[0]
+        lx, ly = cell_xy(game.table.order[-1].cell)
+        return min(targets, key=lambda c: (math.hypot(cell_xy(c)[0] - lx,
+                                                       cell_xy(c)[1] - ly), c))
 
     # -- drawing ----------------------------------------------------------------------------
     @staticmethod
@@ -636,6 +788,7 @@ class TriominoApp(w.VBox):
 
     def _say_error(self, text: str) -> None:
         self.message.value = self._error(text)
+        self.board.say(text)
 
     def _refresh(self) -> None:
         game = self.game
@@ -665,7 +818,9 @@ class TriominoApp(w.VBox):
         last = game.table.order[-1].cell if game.table.order else None
         self.board.svg = table_svg(game.table, clickable=clickable, hints=hints, ghost=ghost,
                                    owners=owners, last=last, zoom=ZOOMS[self.zoom_level],
-                                   title=_("Triomino table"))
+                                   title=_("Triomino table"),
+                                   cursor=self.cursor if self.cursor in clickable else None,
+                                   place_label=_("Free place {n} of {total}"))
         # the rack
         player = game.current if game.phase == "play" else (self.humans or [0])[0]
         if game.phase == "play" and game.current in self.bots and self.humans:
@@ -677,10 +832,11 @@ class TriominoApp(w.VBox):
                         else set(game.placeable_tiles()))
         self.rack.svg = rack_svg(hand, selected=self.selected if mine else None,
                                  rotation=self.rotation, hidden=self.hidden,
-                                 playable=playable, title=_("Your tiles"))
+                                 playable=playable, title=_("Your tiles"),
+                                 tile_label=_("Tile {tile}"))
         self.ready_box.layout.display = None if self.hidden else "none"
         self.ready_label.value = esc(_("{name}: press Ready when the others are not looking.")
-                                     .format(name=game.names[game.current])) if self.hidden else ""
+                                     .format(name=self.name(game.current))) if self.hidden else ""
         self.rack.layout.display = "none" if self.hidden else None
         self.draw_button.disabled = not (mine and game.can_draw())
         self.pass_button.disabled = not (mine and game.can_pass())
@@ -697,12 +853,12 @@ class TriominoApp(w.VBox):
     def _status_text(self, placements: list[Placement]) -> str:
         """The status line; ``placements``: the legal placements of a human to move."""
         game = self.game
-        colour = PALETTE[game.current % len(PALETTE)]
+        colour = TEXT_PALETTE[game.current % len(TEXT_PALETTE)]
         parts = [_("Round {n}").format(n=game.round),
                  _.ngettext("{n} tile in the pool", "{n} tiles in the pool", len(game.pool))
                  .format(n=len(game.pool))]
         if game.phase == "play":
-            turn = _("{name} to play").format(name=game.names[game.current])
+            turn = _("{name} to play").format(name=self.name(game.current))
             parts.insert(1, f"<b style='color:{colour}'>{esc(turn)}</b>")
             if self._my_turn():
                 if game.is_start_move:
@@ -714,9 +870,14 @@ class TriominoApp(w.VBox):
                 elif not placements:
                     parts.append(esc(_("none of your tiles fits: draw") if game.can_draw()
                                      else _("none of your tiles fits: pass")))
+                elif self.selected is None:
+                    parts.append(esc(_("pick a tile from your rack")))
+                else:
+                    parts.append(esc(_("now tap a dashed place on the table (or arrows and "
+                                       "Enter); Rotate turns the tile")))
         text = " · ".join(p if p.startswith("<b") else esc(p) for p in parts)
         if game.rules.keep_score:
-            scores = ", ".join(f"{esc(n)} {s}" for n, s in zip(game.names, game.scores,
+            scores = ", ".join(f"{esc(n)} {s}" for n, s in zip(self.names(), game.scores,
                                                                 strict=True))
             text += f"<br>{esc(_('Scores'))}: {scores}"
         return f"<div style='font-size:1.15em'>{text}</div>"
@@ -725,12 +886,12 @@ class TriominoApp(w.VBox):
         game = self.game
         if not game.rules.keep_score:
             counts = "".join(f"<td>{len(h)}</td>" for h in game.hands)
-            names = "".join(f"<th>{esc(n)}</th>" for n in game.names)
+            names = "".join(f"<th>{esc(n)}</th>" for n in self.names())
             return (f"<p>{esc(_('No points are kept; the fewest tiles in hand wins.'))}</p>"
                     f"<table class='mg-sheet'><tr><th></th>{names}</tr>"
                     f"<tr><th>{esc(_('tiles in hand'))}</th>{counts}</tr></table>")
-        head = "".join(f"<th style='padding:0 1em;color:{PALETTE[p % len(PALETTE)]}'>"
-                       f"{esc(n)}</th>" for p, n in enumerate(game.names))
+        head = "".join(f"<th style='padding:0 1em;color:{TEXT_PALETTE[p % len(TEXT_PALETTE)]}'>"
+                       f"{esc(n)}</th>" for p, n in enumerate(self.names()))
         rows = []
         for rnd in range(1, game.round + 1):
             cells = []
@@ -752,7 +913,7 @@ class TriominoApp(w.VBox):
         if game.phase == "play" or not game.round_ends:
             return ""
         how = game.round_ends[-1]
-        winners = ", ".join(game.names[p] for p in game.round_winners[-1])
+        winners = ", ".join(self.name(p) for p in game.round_winners[-1])
         if how == "out":
             text = _("Round {n} is over: {names} went out.")
         elif how == "blocked":
@@ -761,10 +922,10 @@ class TriominoApp(w.VBox):
         else:
             text = _("Round {n} ends: {names} reached the target.")
         lines = [text.format(n=game.round, names=winners)]
-        left = ", ".join(f"{n}: {game.hand_value(p)}" for p, n in enumerate(game.names))
+        left = ", ".join(f"{n}: {game.hand_value(p)}" for p, n in enumerate(self.names()))
         lines.append(_("Points left in hand: {list}").format(list=left))
         if game.phase == "game_over":
-            names = ", ".join(game.names[p] for p in game.winners)
+            names = ", ".join(self.name(p) for p in game.winners)
             lines.append(_.ngettext("Game over. The winner: {names}.",
                                     "Game over. The winners: {names}.",
                                     len(game.winners)).format(names=names))
@@ -797,8 +958,9 @@ class TriominoApp(w.VBox):
         """Resume a saved game; raises CorruptSaveError (and changes nothing) on bad text."""
         try:
             data = json.loads(text)
-        except (ValueError, TypeError) as error:
-            raise CorruptSaveError(f"not a saved game: {error}") from None
+        except (TypeError, ValueError, RecursionError):
+            raise CorruptSaveError("not a saved game: the text is not JSON, or nested too "
+                                   "deeply") from None
         if not isinstance(data, dict) or data.get("format") != SAVE_FORMAT:
             raise CorruptSaveError("not a saved Triomino game")
         game = Game.from_dict(data.get("game"))
@@ -808,12 +970,78 @@ class TriominoApp(w.VBox):
             raise CorruptSaveError("'bots' must map players to bot kinds")
         kinds: dict[int, str] = {}
         for key, kind in bots.items():
-            if not (isinstance(key, str) and key.isdigit() and int(key) < game.players
-                    and kind in BOTS):
-                raise CorruptSaveError(f"unknown bot {key!r}: {kind!r}")
+            if not (isinstance(key, str) and key.isascii() and key.isdigit() and len(key) < 3
+                    and int(key) < game.players and isinstance(kind, str) and kind in BOTS):
+                raise CorruptSaveError("'bots' must map players to bot kinds "
+                                       f"({', '.join(BOTS)})")
             kinds[int(key)] = kind
         self._begin(game, kinds)
 
     def cell_of(self, cell: tuple[int, int]) -> str:
         """The board id of a cell (for tests): ``cell_id``."""
         return cell_id(cell)
+
+    # -- how to play -------------------------------------------------------------------------
+    def shown_rules(self) -> RuleSet:
+        """The rules the "How to play" panel explains: the game's, else the set-up panel's."""
+        if self.game is not None:
+            return self.game.rules
+        try:
+            return self.rules()
+        except ValueError:
+            return PRESETS["pressman"]
+
+    def _howto_html(self) -> str:
+        """The "How to play" panel: goal, a turn, what is legal (a picture drawn by the
+        table's own view) and the points of the chosen rules, read from the rule set."""
+        rules = self.shown_rules()
+        name = _preset_label(rules.name) if rules.name in (*PRESETS, "custom") else rules.name
+        goal = (_("Place your tiles on the table before the others do and score the most "
+                  "points.") if rules.keep_score
+                else _("Place your tiles on the table: whoever has the fewest tiles left "
+                       "wins."))
+        turn = _("Pick a tile from your rack (tap it, or press its number 1-9), turn it "
+                 "with Rotate (r), then tap a dashed place next to the tiles (or move the "
+                 "frame with the arrow keys and press Enter). If none of your tiles fits, "
+                 "draw from the pool; if still nothing fits, pass.")
+        legal = _("A new tile touches the table along an edge, and at each of its corners "
+                  "it shows the same digit as every tile that meets there. In the picture "
+                  "the tile 1-3-4 fits on the green places (↻: turned another way).")
+        table = Table([Placement(Tile.parse("1-2-3"), ORIGIN, 0)])
+        tile = Tile.parse("1-3-4")
+        hints = {}
+        for placement in table.placements_for([tile]):
+            hints[placement.cell] = hints.get(placement.cell, False) or placement.rotation == 0
+        picture = table_svg(table, clickable=table.frontier(), hints=hints,
+                            title=_("Where the tile 1-3-4 fits"))
+        picture = picture.replace("data-cell=", "data-example=")
+        parts = [section(_("Goal"), f"<p>{esc(goal)}</p>"),
+                 section(_("A turn"), f"<p>{esc(turn)}</p>"),
+                 section(_("What is legal"),
+                         f"<p>{esc(legal)}</p><div class='mg-howto-picture'>{picture}</div>")]
+        if rules.keep_score:
+            rows = [(_("each tile you place"), _("the sum of its three digits"))]
+            rows.append((_field_label("start_bonus"), f"+{rules.start_bonus}"
+                         + (f" ({_field_label('start_bonus_needs_triple')})"
+                            if rules.start_bonus_needs_triple else "")))
+            if rules.zero_triple_bonus:
+                rows.append((_field_label("zero_triple_bonus"), f"+{rules.zero_triple_bonus}"))
+            rows.append((_field_label("bridge_bonus"), f"+{rules.bridge_bonus}"))
+            if rules.two_sided_bonus:
+                rows.append((_field_label("two_sided_bonus"), f"+{rules.two_sided_bonus}"))
+            rows.append((_field_label("hexagons"),
+                         " / ".join(f"+{b}" for b in rules.hexagon_bonuses)))
+            rows.append((_field_label("going_out_bonus"), f"+{rules.going_out_bonus}"))
+            rows.append((_field_label("draw_penalty"), f"−{rules.draw_penalty}"))
+            rows.append((_field_label("max_draws"), str(rules.max_draws or 0)))
+            rows.append((_field_label("failed_draws_penalty"), f"−{rules.failed_draws_penalty}"))
+            rows.append((_field_label("empty_pool_penalty"), f"−{rules.empty_pool_penalty}"))
+            rows.append((_field_label("target_score"), str(rules.target_score or 0)))
+            body = "".join(f"<tr><td>{esc(a)}</td><td><b>{esc(b)}</b></td></tr>"
+                           for a, b in rows)
+            points = (f"<p>{esc(_('Rules: {name}').format(name=name))}</p>"
+                      f"<table class='mg-howto-points'>{body}</table>")
+        else:
+            points = f"<p>{esc(_('No points are kept; the fewest tiles in hand wins.'))}</p>"
+        parts.append(section(_("Points"), points))
+        return "".join(parts)

@@ -14,11 +14,13 @@ pytestmark = pytest.mark.browser
 def test_landing_page_lists_every_game_and_lesson(notebook_page: Any) -> None:
     page = notebook_page("index.ipynb", wait_for=".mg-landing .mg-card")
     cards = page.locator(".mg-card")
-    assert cards.count() == len(PAGES)
+    shown = [p for p in PAGES if p.kind != "demo"]  # the developers' demo is not for students
+    assert cards.count() == len(shown) == 7
     assert page.locator('.mg-card[data-kind="game"]').count() == 4
     assert page.locator('.mg-card[data-kind="lesson"]').count() == 3
+    assert page.locator('.mg-card[data-kind="demo"]').count() == 0
     hrefs = [cards.nth(i).get_attribute("href") for i in range(cards.count())]
-    assert hrefs == [f"{p.notebook}?lang=en" for p in PAGES]
+    assert hrefs == [f"{p.notebook}?lang=en" for p in shown]
 
 
 def test_choosing_a_language_changes_labels_and_carries_to_the_next_page(
@@ -31,8 +33,8 @@ def test_choosing_a_language_changes_labels_and_carries_to_the_next_page(
     page.wait_for_function(
         "() => document.querySelector('.mg-section')?.textContent.includes('Gry')")
     assert page.locator(".mg-header .mg-home").text_content() == "Gry matematyczne"
-    page.locator('.mg-card[href^="board_demo.ipynb"]').click()
-    page.wait_for_selector(".mathgames-board", timeout=90_000)
+    page.locator('.mg-card[href^="halma.ipynb"]').click()
+    page.wait_for_selector(".mg-halma .mg-start", timeout=90_000)
     assert "lang=pl" in page.url
-    assert page.locator(".mg-header .mg-title").text_content() == "Pokaz planszy"
+    assert page.locator(".mg-header .mg-title").text_content() == "Halma"
     assert page.locator('.mg-langs a.mg-current').get_attribute("data-lang") == "pl"

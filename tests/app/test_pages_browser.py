@@ -27,9 +27,9 @@ def shot_name(notebook: str) -> str:
     return Path(notebook).stem + ".png"
 
 
-def keep_screenshot(page: Any, notebook: str) -> Path:
+def keep_screenshot(page: Any, notebook: str, suffix: str = "") -> Path:
     SHOTS.mkdir(parents=True, exist_ok=True)
-    path = SHOTS / shot_name(notebook)
+    path = SHOTS / shot_name(notebook).replace(".png", f"{suffix}.png")
     page.wait_for_timeout(800)  # let charts and fonts settle
     page.screenshot(path=str(path), full_page=False)
     if os.environ.get("MATHGAMES_UPDATE_SCREENSHOTS") == "1":
@@ -45,14 +45,16 @@ def start_if_needed(page: Any) -> None:
         start.click()
 
 
-def test_every_landing_page_link_renders_without_an_error(notebook_page: Any,
+def test_every_landing_page_link_renders_without_an_error(notebook_page: Any, page: Any,
                                                           voila_url: str) -> None:
-    page = notebook_page("index.ipynb", wait_for=".mg-landing .mg-card")
+    page.set_viewport_size({"width": 1280, "height": 720})  # a classroom projector
+    notebook_page("index.ipynb", wait_for=".mg-landing .mg-card")
     keep_screenshot(page, "index.ipynb")
     hrefs = [page.locator(".mg-card").nth(i).get_attribute("href")
              for i in range(page.locator(".mg-card").count())]
-    assert len(hrefs) == len(PAGES)
-    for href, entry in zip(hrefs, PAGES, strict=True):
+    shown = [entry for entry in PAGES if entry.kind != "demo"]  # the demo has no card
+    assert len(hrefs) == len(shown)
+    for href, entry in zip(hrefs, shown, strict=True):
         page.goto(f"{voila_url}/voila/render/{href}", wait_until="domcontentloaded")
         wait_rendered(page, ".mg-header")
         # Wait for the page's last output, then look for errors once more.
@@ -66,4 +68,8 @@ def test_every_landing_page_link_renders_without_an_error(notebook_page: Any,
             wait_rendered(page, ".mathgames-board")
         path = keep_screenshot(page, entry.notebook)
         assert path.stat().st_size > 10_000  # a blank page compresses to almost nothing
+        if entry.kind == "game":  # and as a student's phone shows it
+            page.set_viewport_size({"width": 390, "height": 844})
+            assert keep_screenshot(page, entry.notebook, "_phone").stat().st_size > 10_000
+            page.set_viewport_size({"width": 1280, "height": 720})
     assert page.mg_errors == []

@@ -13,7 +13,8 @@ HEAVY = {"numpy", "sympy", "bqplot", "scipy", "pandas"}
 # The Jupyter side: widgets, the app's pages and the shared board widget, and the app's
 # server (a Voila application).
 JUPYTER_SIDE = {"core/board_widget.py", "core/resume_widget.py", "core/demo_widget.py",
-                "app/page.py", "app/serve.py", "app/voila_server.py"}
+                "core/ui_widget.py", "app/page.py", "app/lesson.py", "app/serve.py",
+                "app/voila_server.py"}
 
 
 def imported_roots(path: Path) -> set[str]:

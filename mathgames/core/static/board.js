@@ -29,6 +29,12 @@ function render({ model, el }) {
   root.setAttribute("data-lm-suppress-shortcuts", "true");
   root.setAttribute("data-p-suppress-shortcuts", "true");
   el.appendChild(root);
+  // A polite live region beside the board: screen readers hear each move, refusal and result.
+  const live = document.createElement("div");
+  live.className = "mathgames-live";
+  live.setAttribute("role", "status");
+  live.setAttribute("aria-live", "polite");
+  el.appendChild(live);
   let shown = [];
 
   function hideHover() {
@@ -46,6 +52,31 @@ function render({ model, el }) {
     hideHover();
     root.innerHTML = model.get("svg");
     root.setAttribute("aria-label", model.get("label") || "board");
+    // The picture is made of named cells: a group of buttons, not one image that hides them.
+    const svg = root.querySelector("svg");
+    if (svg && svg.querySelector("[data-cell]")) {
+      svg.setAttribute("role", "group");
+      svg.setAttribute("aria-label", model.get("label") || "board");
+      for (const cell of svg.querySelectorAll("[data-cell]")) {
+        cell.setAttribute("role", "button");
+        const title = cell.querySelector("title");
+        const name = cell.getAttribute("data-label") || (title && title.textContent)
+          || cell.getAttribute("data-cell");
+        cell.setAttribute("aria-label", name);
+      }
+    }
+    zoom();
+  }
+  function zoom() {
+    const factor = Number(model.get("zoom")) || 1;
+    root.classList.toggle("mg-zoomed", factor > 1);
+    root.style.setProperty("--mg-zoom", String(factor));
+  }
+  function announce() {
+    // Cleared first, so that the same words said twice are heard twice.
+    live.textContent = "";
+    const text = model.get("announce") || "";
+    window.setTimeout(() => { live.textContent = text; }, 50);
   }
   function cellOf(target) {
     const node = target && target.closest ? target.closest("[data-cell]") : null;
@@ -79,6 +110,8 @@ function render({ model, el }) {
   model.on("change:svg", draw);
   model.on("change:label", draw);
   model.on("change:storage_value", onStorage);
+  model.on("change:announce", announce);
+  model.on("change:zoom", zoom);
   draw();
 
   // A copy kept by an earlier page of this browser: offer it to Python once.
@@ -100,6 +133,9 @@ function render({ model, el }) {
     model.off("change:svg", draw);
     model.off("change:label", draw);
     model.off("change:storage_value", onStorage);
+    model.off("change:announce", announce);
+    model.off("change:zoom", zoom);
+    live.remove();
   };
 }
 

@@ -1,0 +1,166 @@
+"""Pieces every game page shares: the "How to play" panel, a question before a game is
+thrown away, and tooltips that never read "null".
+
+>>> panel = HowToPlay(lambda: "<p>Roll the dice.</p>")
+>>> panel.panel.layout.display
+'none'
+>>> panel.button.value = True
+>>> panel.panel.layout.display is None and "Roll the dice." in panel.text.value
+True
+>>> asked = Confirm(lambda: "Throw the game away?", lambda: None)
+>>> asked.layout.display
+'none'
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import anywidget
+import ipywidgets as w
+import traitlets
+
+from mathgames.core.board_widget import STATIC
+from mathgames.core.i18n import translator
+from mathgames.core.svg import esc
+
+__all__ = ["Confirm", "HowToPlay", "PageHelper", "fill_tooltips", "section"]
+
+_ = translator("core")
+
+
+def section(title: str, body: str) -> str:
+    """One part of a "How to play" panel: a heading and its HTML body.
+
+    >>> section("Goal", "<p>Win.</p>")
+    '<section class="mg-howto-part"><h3>Goal</h3><p>Win.</p></section>'
+    """
+    return f'<section class="mg-howto-part"><h3>{esc(title)}</h3>{body}</section>'
+
+
+class HowToPlay(w.VBox):
+    """A "How to play" button and the panel it opens, large enough for a projector.
+
+    ``content`` returns the panel's HTML in the current language (it is called
+    each time the panel opens or :meth:`refresh` runs, so it follows the game's
+    chosen rules and the language). Show :attr:`button` wherever it fits; the
+    panel itself is this box.
+    """
+
+    def __init__(self, content: Callable[[], str]) -> None:
+        self._content = content
+        self.button = w.ToggleButton(value=False, icon="question-circle",
+                                     layout=w.Layout(width="auto"))
+        self.button.add_class("mg-howto-button")
+        self.text = w.HTML()
+        self.close_button = w.Button(icon="times", layout=w.Layout(width="auto"))
+        self.close_button.add_class("mg-howto-close")
+        super().__init__([self.text, self.close_button])
+        self.add_class("mg-howto")
+        self.layout.display = "none"
+        self.button.observe(lambda _c: self.refresh(), "value")
+        self.close_button.on_click(lambda _b: setattr(self.button, "value", False))
+        self.refresh()
+
+    @property
+    def panel(self) -> HowToPlay:
+        """The panel (this box), shown while the button is pressed."""
+        return self
+
+    def refresh(self) -> None:
+        """Relabel (after a language change) and redraw the panel if it is open."""
+        self.button.description = _("How to play")
+        self.button.tooltip = _("How to play")
+        self.close_button.description = _("Close")
+        self.close_button.tooltip = _("Close")
+        if self.button.value:
+            self.text.value = self._content()
+            self.layout.display = None
+        else:
+            self.layout.display = "none"
+
+
+class Confirm(w.HBox):
+    """A question bar with "yes" and "no" before something that cannot be taken back.
+
+    ``question`` returns the question in the current language; ``on_yes`` runs when
+    the user confirms. :meth:`ask` shows the bar.
+
+    >>> done = []
+    >>> bar = Confirm(lambda: "Start again?", lambda: done.append(1))
+    >>> bar.ask(); bar.layout.display is None
+    True
+    >>> bar.yes_button.click(); done, bar.layout.display
+    ([1], 'none')
+    """
+
+    def __init__(self, question: Callable[[], str], on_yes: Callable[[], Any]) -> None:
+        self._question = question
+        self._on_yes = on_yes
+        self.text = w.HTML()
+        self.yes_button = w.Button(button_style="danger", icon="check",
+                                   layout=w.Layout(width="auto"))
+        self.yes_button.add_class("mg-confirm-yes")
+        self.no_button = w.Button(icon="times", layout=w.Layout(width="auto"))
+        self.no_button.add_class("mg-confirm-no")
+        super().__init__([self.text, self.yes_button, self.no_button])
+        self.add_class("mg-confirm")
+        self.layout.display = "none"
+        self.layout.flex_flow = "row wrap"
+        self.layout.align_items = "center"
+        self.yes_button.on_click(lambda _b: self._yes())
+        self.no_button.on_click(lambda _b: self.hide())
+
+    def ask(self) -> None:
+        """Show the question."""
+        self.text.value = f"<b>{esc(self._question())}</b>&nbsp;"
+        self.yes_button.description = _("Yes, a new game")
+        self.no_button.description = _("No, keep playing")
+        self.yes_button.tooltip = self.yes_button.description
+        self.no_button.tooltip = self.no_button.description
+        self.layout.display = None
+
+    def hide(self) -> None:
+        """Hide the question; nothing happens."""
+        self.layout.display = "none"
+
+    def _yes(self) -> None:
+        self.hide()
+        self._on_yes()
+
+
+def fill_tooltips(widget: Any) -> None:
+    """Give every control under ``widget`` a tooltip equal to its label when it has none
+    (an empty tooltip reads "null" in the browser).
+
+    >>> box = w.VBox([w.Dropdown(options=[1], description="Players"), w.Button(icon="undo")])
+    >>> fill_tooltips(box); box.children[0].tooltip
+    'Players'
+    """
+    for child in getattr(widget, "children", ()):
+        fill_tooltips(child)
+    description = getattr(widget, "description", None)
+    if not (description and hasattr(widget, "tooltip")):
+        return
+    if not widget.tooltip or widget.tooltip == getattr(widget, "_mg_auto_tooltip", None):
+        widget.tooltip = description  # follows the label into another language
+        widget._mg_auto_tooltip = description
+
+
+class PageHelper(anywidget.AnyWidget):
+    """An invisible helper shown once on each page (by the page header): it names the
+    controls that ipywidgets draws without a name (a slider's handle, the Play widget's
+    buttons), in the page's language, so that screen readers can say what they are.
+
+    >>> sorted(PageHelper().labels)
+    ['pause', 'play', 'repeat', 'stop', 'value']
+    """
+
+    _esm = STATIC / "page.js"
+    labels = traitlets.Dict().tag(sync=True)
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.labels = {"play": _("Play"), "pause": _("Pause"), "stop": _("Stop"),
+                       "repeat": _("Repeat"), "value": _("Value")}

@@ -1,0 +1,280 @@
+"""Every game page on a projector (1280x720) and a phone (390x844), in every language,
+in a real Voila server and Chromium: what must be on screen is, no button label is cut,
+the cells are big enough to hit, axe-core finds no serious accessibility problem, and a
+page in Polish, Czech or Russian shows no English text.
+
+One page load per game and language; the phone layout is checked by resizing that same
+page (the layouts are CSS media queries). The smallest clickable cell of each board is
+written to ``test-artifacts/layout-report.txt``.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from mathgames.core.i18n import _catalog
+from mathgames.core.po import parse_po
+from mathgames.triomino.rules import PRESETS
+from tests.conftest import ARTIFACTS, wait_rendered
+
+pytestmark = pytest.mark.browser
+
+PROJECTOR = {"width": 1280, "height": 720}
+PHONE = {"width": 390, "height": 844}
+#: The smallest side of a clickable cell, in CSS px: WCAG 2.2's minimum target size
+#: (2.5.8, level AA). On the phone Halma's squares reach it with one press of the zoom.
+MIN_CELL_PX = 24.0
+
+LOCALE = Path(__file__).resolve().parents[2] / "mathgames" / "locale"
+
+GAMES = {
+    "triomino.ipynb": {
+        "board": ".mg-triomino-table .mathgames-board",
+        "own": ".mg-triomino-rack .mathgames-board",
+        "buttons": [".mg-rotate", ".mg-hint", ".mg-draw", ".mg-pass", ".mg-undo", ".mg-new"],
+    },
+    "matematiko.ipynb": {  # played as a class game: the caller's button too
+        "board": ".mg-matematiko-grid .mathgames-board",
+        "own": ".mg-matematiko-grid .mathgames-board",
+        "buttons": [".mg-call", ".mg-undo", ".mg-hint", ".mg-new"],
+    },
+    "halma.ipynb": {
+        "board": ".mg-board .mathgames-board",
+        "own": ".mg-board .mathgames-board",
+        "buttons": [".mg-undo", ".mg-new", ".mg-zoom-in"],
+    },
+    "chinese_checkers.ipynb": {
+        "board": ".mg-board .mathgames-board",
+        "own": ".mg-board .mathgames-board",
+        "buttons": [".mg-undo", ".mg-new", ".mg-zoom-in"],
+    },
+}
+LANGS = ["en", "pl", "cs", "ru"]
+REPORT: list[str] = []
+
+RECT_JS = """sel => { const e = document.querySelector(sel); if (!e) return null;
+  const r = e.getBoundingClientRect();
+  return {top: r.top, left: r.left, bottom: r.bottom, right: r.right,
+          vw: window.innerWidth, vh: window.innerHeight}; }"""
+OVERFLOW_JS = """() => Array.from(document.querySelectorAll(
+    '.mg-app button, .mg-app .widget-button, .mg-app .widget-toggle-button, .mg-header a'))
+  .filter(b => b.offsetParent !== null && b.clientWidth > 0)
+  .filter(b => b.scrollWidth > b.clientWidth + 0.5)
+  .map(b => (b.textContent || b.title).trim() + ` (${b.scrollWidth} > ${b.clientWidth})`)"""
+#: Text on a game page at least this big (CSS px), for a projector.
+MIN_TEXT_PX = 16.0
+SMALL_TEXT_JS = """min => { const small = new Set();
+  const walker = document.createTreeWalker(document.querySelector('.mg-app'),
+                                           NodeFilter.SHOW_TEXT);
+  while (walker.nextNode()) { const node = walker.currentNode, e = node.parentElement;
+    if (!node.textContent.trim() || !e || e.closest('svg') || e.offsetParent === null) continue;
+    const size = parseFloat(getComputedStyle(e).fontSize);
+    if (size < min) small.add(node.textContent.trim().slice(0, 30) + ` (${size} px)`); }
+  return Array.from(small).slice(0, 8); }"""
+LABEL_CUT_JS = """() => Array.from(document.querySelectorAll('.mg-app .widget-label'))
+  .filter(l => l.offsetParent !== null && l.clientWidth > 0 && l.scrollWidth > l.clientWidth + 0.5)
+  .map(l => l.textContent.trim() + ` (${l.scrollWidth} > ${l.clientWidth})`)"""
+NULL_TIPS_JS = """() => Array.from(document.querySelectorAll('[title], [aria-label]'))
+  .filter(e => e.getClientRects().length > 0)
+  .filter(e => ['null', 'undefined', ''].includes((e.getAttribute('title') ?? 'x').trim())
+               || ['null', 'undefined'].includes(e.getAttribute('aria-label')))
+  .map(e => e.outerHTML.slice(0, 80))"""
+SMALLEST_JS = """sel => { const cells = document.querySelectorAll(sel + ' [data-cell]');
+  let best = Infinity;
+  for (const c of cells) { const r = c.getBoundingClientRect();
+    if (r.width > 0) best = Math.min(best, r.width, r.height); }
+  return cells.length ? best : null; }"""
+SHOWN_TEXT_JS = """() => { const parts = [document.body.innerText];
+  for (const e of document.querySelectorAll('[title], [aria-label], [placeholder]')) {
+    if (e.closest('[style*="display: none"]')) continue;
+    for (const a of ['title', 'aria-label', 'placeholder']) {
+      const v = e.getAttribute(a); if (v) parts.push(v); } }
+  for (const e of document.querySelectorAll('.mathgames-board svg text, .mathgames-board title'))
+    parts.push(e.textContent);
+  return parts.join('\\n'); }"""
+
+
+def english_fragments(lang: str) -> list[str]:
+    """The English catalogue as the pieces of text a page may show (between the
+    ``{fields}``), leaving out names and numbers: a piece that the message's own
+    translation keeps (Halma, Triomino, Bot) is a name, not English left behind."""
+    pieces = set()
+    for po in sorted((LOCALE / "pl" / "LC_MESSAGES").glob("*.po")):
+        domain = po.stem
+        catalog = _catalog(domain, lang)
+        for msgid, plural in parse_po(po.read_text(encoding="utf-8")):
+            for english in (msgid, plural):
+                if not english or "\x04" in english:
+                    continue
+                translated = (catalog.gettext(english) if english == msgid
+                              else catalog.ngettext(msgid, english, 5))
+                for piece in re.split(r"\{[^}]*\}", english):
+                    piece = piece.strip(" .,:;!?()\"'·-–—\n")
+                    if (re.search(r"[A-Za-z]{3}", piece) and piece not in translated
+                            and not re.fullmatch(r"[A-Z0-9-]+", piece)):
+                        pieces.add(piece)
+    return sorted(pieces, key=len, reverse=True)
+
+
+def english_left(page: Any, lang: str) -> list[str]:
+    text = page.evaluate(SHOWN_TEXT_JS)
+    return [piece for piece in english_fragments(lang)
+            if re.search(rf"(?<![\w]){re.escape(piece)}(?![\w])", text)]
+
+
+def axe_violations(page: Any) -> list[str]:
+    """Serious and critical violations found by axe-core (the copy that the
+    axe-playwright-python package ships) in the page as it is now."""
+    import axe_playwright_python
+
+    script = Path(axe_playwright_python.__file__).parent / "axe.min.js"
+    if not page.evaluate("() => !!window.axe"):
+        page.add_script_tag(path=str(script))
+    result = page.evaluate("""async () => { const r = await axe.run(document,
+        {resultTypes: ['violations']});
+      return r.violations.filter(v => v.impact === 'serious' || v.impact === 'critical')
+        .map(v => v.id + ' (' + v.impact + '): ' + v.nodes.slice(0, 3)
+          .map(n => n.target.join(' ')).join(' | ')); }""")
+    return list(result)
+
+
+def check_inside(page: Any, selectors: list[str], where: str) -> None:
+    page.evaluate("() => window.scrollTo(0, 0)")
+    for selector in selectors:
+        rect = page.evaluate(RECT_JS, selector)
+        assert rect is not None, f"{where}: {selector} is missing"
+        assert rect["left"] >= -0.5 and rect["right"] <= rect["vw"] + 0.5, (
+            f"{where}: {selector} sticks out sideways: {rect}")
+        assert rect["top"] >= -0.5 and rect["bottom"] <= rect["vh"] + 0.5, (
+            f"{where}: {selector} is not on screen without scrolling: {rect}")
+
+
+def wait_layout(page: Any) -> None:
+    page.wait_for_timeout(400)  # a resize: let the layout settle
+    page.evaluate("() => new Promise(r => requestAnimationFrame(() => r(null)))")
+
+
+@pytest.mark.parametrize("lang", LANGS)
+@pytest.mark.parametrize("notebook", list(GAMES))
+def test_game_page_fits_speaks_the_language_and_passes_axe(
+        page: Any, voila_url: str, notebook: str, lang: str) -> None:
+    parts = GAMES[notebook]
+    page.set_viewport_size(PROJECTOR)
+    page.goto(f"{voila_url}/voila/render/{notebook}?lang={lang}", wait_until="domcontentloaded")
+    wait_rendered(page, ".mg-start")
+    problems: list[str] = []
+    # The set-up panel, on both screens.
+    for size in (PROJECTOR, PHONE):
+        page.set_viewport_size(size)
+        wait_layout(page)
+        problems += [f"set-up {size['width']}: cut label {t}" for t in page.evaluate(OVERFLOW_JS)]
+        problems += [f"set-up {size['width']}: cut label {t}"
+                     for t in page.evaluate(LABEL_CUT_JS)]
+        problems += [f"set-up: small text {t}" for t in page.evaluate(SMALL_TEXT_JS, MIN_TEXT_PX)]
+        rect = page.evaluate(RECT_JS, ".mg-start")
+        if rect["right"] > rect["vw"] + 0.5:
+            problems.append(f"set-up {size['width']}: the Start button sticks out: {rect}")
+    if lang != "en":
+        problems += [f"set-up: English text {t!r}" for t in english_left(page, lang)]
+    problems += [f"axe, set-up: {v}" for v in axe_violations(page)]
+    problems += [f"set-up: empty tooltip {t}" for t in page.evaluate(NULL_TIPS_JS)]
+    if notebook == "triomino.ipynb":  # the custom rules' many fields, labelled
+        last = page.locator(".mg-preset select option").count() - 1  # "custom" comes last
+        page.locator(".mg-preset select").select_option(index=last)
+        page.wait_for_selector(".mg-custom-rules .widget-inline-hbox")
+        problems += [f"custom rules: cut label {t}" for t in page.evaluate(LABEL_CUT_JS)]
+        problems += [f"axe, custom rules: {v}" for v in axe_violations(page)]
+        page.locator(".mg-preset select").select_option(index=list(PRESETS).index("pressman"))
+    if notebook == "matematiko.ipynb":
+        page.locator(".mg-mode button").nth(1).click()  # a class game
+        page.wait_for_selector(".mg-names textarea")
+    page.set_viewport_size(PROJECTOR)
+    page.locator(".mg-start").click()
+    if notebook == "matematiko.ipynb":
+        page.locator(".mg-call").click()
+        page.wait_for_function("() => document.querySelector('.mg-current')?.textContent")
+    page.locator(parts["board"]).wait_for(state="visible")
+    page.wait_for_selector(parts["board"] + " [data-cell]")
+    wait_layout(page)
+    cells = {}
+    for name, size in (("projector", PROJECTOR), ("phone", PHONE)):
+        page.set_viewport_size(size)
+        wait_layout(page)
+        check_inside(page, [parts["board"], parts["own"], *parts["buttons"]],
+                     f"{notebook} {lang} {name}")
+        problems += [f"{name}: cut label {t}" for t in page.evaluate(OVERFLOW_JS)]
+        problems += [f"{name}: small text {t}" for t in page.evaluate(SMALL_TEXT_JS, MIN_TEXT_PX)]
+        cells[name] = page.evaluate(SMALLEST_JS, parts["board"])
+        if parts["own"] != parts["board"]:
+            cells[f"{name}, own tiles"] = page.evaluate(SMALLEST_JS, parts["own"])
+        if name == "phone":
+            board = page.evaluate(RECT_JS, parts["board"])
+            assert board["right"] - board["left"] >= size["width"] - 40, (
+                f"{notebook} {lang}: the board does not use the phone's width: {board}")
+    if "halma" in notebook or "chinese" in notebook:
+        page.locator(".mg-zoom-in").click()
+        page.wait_for_selector(parts["board"] + ".mg-zoomed")
+        wait_layout(page)
+        cells["phone, zoomed once"] = page.evaluate(SMALLEST_JS, parts["board"])
+        touch = page.locator(".mg-help .mg-touch-only")
+        assert touch.is_visible() and not page.locator(".mg-help .mg-mouse-only").is_visible()
+        page.locator(".mg-zoom-out").click()
+    page.set_viewport_size(PROJECTOR)
+    wait_layout(page)
+    # Halma's squares on the phone are reported unzoomed, and must be big enough zoomed.
+    checked = {k: v for k, v in cells.items()
+               if not (k == "phone" and "phone, zoomed once" in cells)}
+    REPORT.append(f"{notebook:24} {lang}  smallest cell (CSS px): "
+                  + ", ".join(f"{k} {v:.1f}" for k, v in cells.items()))
+    for where, size in checked.items():
+        assert size is not None and size >= MIN_CELL_PX, (
+            f"{notebook} {lang}: cells of {size:.1f} px on the {where} (minimum {MIN_CELL_PX})")
+    # What a reader meets: the game, then the rules panel open.
+    if lang != "en":
+        problems += [f"game: English text {t!r}" for t in english_left(page, lang)]
+    problems += [f"axe, game: {v}" for v in axe_violations(page)]
+    problems += [f"game: empty tooltip {t}" for t in page.evaluate(NULL_TIPS_JS)]
+    page.locator(".mg-controls .mg-howto-button").click()
+    page.wait_for_selector(".mg-howto .mg-howto-part")
+    assert page.locator(".mg-howto .mg-howto-part").count() >= 4
+    assert page.locator(".mg-howto svg").count() >= 1  # the picture drawn by the game's view
+    if lang != "en":
+        problems += [f"How to play: English text {t!r}" for t in english_left(page, lang)]
+    problems += [f"axe, How to play: {v}" for v in axe_violations(page)]
+    assert problems == [], "\n".join(problems)
+    assert page.mg_errors == []
+
+
+def test_landing_page_passes_axe(page: Any, voila_url: str) -> None:
+    page.goto(f"{voila_url}/voila/render/index.ipynb?lang=pl", wait_until="domcontentloaded")
+    wait_rendered(page, ".mg-landing .mg-card")
+    assert axe_violations(page) == []
+    assert english_left(page, "pl") == []
+
+
+@pytest.mark.parametrize(("notebook", "shown"), [
+    ("explore/triomino_combinatorics.ipynb", ".noUi-handle"),  # its sliders, named
+    ("explore/matematiko_probabilities.ipynb", ".mg-header"),
+    ("explore/board_geometry.ipynb", ".widget-play button"),  # its Play buttons, named
+    ("board_demo.ipynb", ".mathgames-board")])
+def test_lesson_and_demo_pages_pass_axe(page: Any, voila_url: str, notebook: str,
+                                        shown: str) -> None:
+    page.goto(f"{voila_url}/voila/render/{notebook}?lang=en", wait_until="domcontentloaded")
+    wait_rendered(page, shown)
+    page.wait_for_function(
+        "() => !document.querySelector('.jp-OutputArea-output .lm-Widget.jp-Spinner')")
+    page.wait_for_timeout(1500)  # the last outputs and charts
+    assert axe_violations(page) == []
+
+
+def teardown_module() -> None:
+    if REPORT:
+        ARTIFACTS.mkdir(exist_ok=True)
+        text = (f"Smallest clickable cell per board (minimum {MIN_CELL_PX} CSS px):\n"
+                + "\n".join(REPORT) + "\n")
+        (ARTIFACTS / "layout-report.txt").write_text(text)
+        print("\n" + text)
