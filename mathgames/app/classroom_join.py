@@ -45,7 +45,8 @@ class JoinPage(w.VBox):
         self.code_input = w.Text(value=code if code is not None else query_value("code"),
                                  description=_("Class code"), placeholder="K3M9T")
         self.name_input = w.Text(description=_("First name"), placeholder=_("your first name"))
-        self.join_button = w.Button(description=_("Join the class"), button_style="primary")
+        self.join_button = w.Button(description=_("Join the class"), button_style="primary",
+                                     layout=w.Layout(width="auto"))
         self.join_button.add_class("mg-join-button")
         self.join_button.on_click(lambda _b: self.join_now(self.code_input.value,
                                                            self.name_input.value))

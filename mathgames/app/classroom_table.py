@@ -66,12 +66,14 @@ class TablePage(w.VBox):
         self.class_input = w.Text(value=class_code if class_code is not None
                                   else query_value("code"), description=_("Class code"),
                                   placeholder=_("optional"))
-        self.open_button = w.Button(description=_("Open a table"), button_style="primary")
+        self.open_button = w.Button(description=_("Open a table"), button_style="primary",
+                                     layout=w.Layout(width="auto"))
         self.open_button.add_class("mg-open-table")
         self.open_button.on_click(lambda _b: self.open_table())
         self.table_input = w.Text(value=table if table is not None else query_value("table"),
                                   description=_("Table code"))
-        self.join_button = w.Button(description=_("Join the table"), button_style="primary")
+        self.join_button = w.Button(description=_("Join the table"), button_style="primary",
+                                     layout=w.Layout(width="auto"))
         self.join_button.add_class("mg-join-table")
         self.join_button.on_click(lambda _b: self.join_table(self.table_input.value))
         self.form = w.VBox([
@@ -84,7 +86,7 @@ class TablePage(w.VBox):
         self.info = w.HTML("")
         self.info.add_class("mg-table-info")
         self.start_button = w.Button(description=_("Start: bots take the empty seats"),
-                                     button_style="success")
+                                     button_style="success", layout=w.Layout(width="auto"))
         self.start_button.add_class("mg-start-table")
         self.start_button.on_click(lambda _b: self.start())
         self.message = w.HTML("")

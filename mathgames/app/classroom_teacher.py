@@ -40,7 +40,11 @@ _ = translator("classroom")
 #: Where the teacher's browser keeps the class code and the teacher's token.
 STORAGE_KEY = "classroom-teacher"
 STYLE = """<style>
-.mg-class-code { font-size: 88px; font-weight: bold; letter-spacing: 10px; font-family: monospace; }
+.mg-class-top-widget .widget-html-content, .mg-students .widget-html-content,
+.mg-call-progress .widget-html-content, .mg-ranking .widget-html-content { line-height: 1.3;
+  white-space: normal; }
+.mg-class-code { font-size: 88px; line-height: 1.1; font-weight: bold; letter-spacing: 10px;
+  font-family: "DejaVu Sans Mono", monospace; margin: 4px 0 10px; }
 .mg-class-top { display: flex; flex-wrap: wrap; gap: 24px; align-items: center; }
 .mg-class-top svg.mg-qr { width: 200px; height: 200px; }
 .mg-address { font-size: 22px; word-break: break-all; }
@@ -82,23 +86,26 @@ class TeacherPage(w.VBox):
         self.keeper = BoardWidget(label=_("class"), storage_key=STORAGE_KEY)
         self.keeper.layout.display = "none"
         self.keeper.on_stored(self.resume)
-        self.open_button = w.Button(description=_("Open a new class"), button_style="primary")
+        self.open_button = w.Button(description=_("Open a new class"), button_style="primary",
+                                     layout=w.Layout(width="auto"))
         self.open_button.add_class("mg-open-class")
         self.open_button.on_click(lambda _b: self.open_class())
         self.top = w.HTML("")
         self.top.add_class("mg-class-top-widget")
         self.call_button = w.Button(description=_("Call the next number"),
-                                    button_style="success")
+                                    button_style="success", layout=w.Layout(width="auto"))
         self.call_button.add_class("mg-call-button")
         self.call_button.on_click(lambda _b: self.call())
-        self.auto = w.Checkbox(value=False, description=_("Call a number every"), indent=False)
+        self.auto = w.Checkbox(value=False, description=_("Call a number every"), indent=False,
+                               layout=w.Layout(width="auto"))
         self.auto.add_class("mg-auto-call")
         self.seconds = w.BoundedIntText(value=20, min=3, max=300, description=_("seconds"),
                                         layout=w.Layout(width="160px"))
         self.auto.observe(lambda _c: self._auto_changed(), "value")
         self.typed = w.BoundedIntText(value=1, min=1, max=13, description=_("Card"),
                                       layout=w.Layout(width="140px"))
-        self.typed_button = w.Button(description=_("Call this card"))
+        self.typed_button = w.Button(description=_("Call this card"),
+                                     layout=w.Layout(width="auto"))
         self.typed_button.add_class("mg-call-typed")
         self.typed_button.on_click(lambda _b: self.call(self.typed.value))
         self.controls = w.VBox([
