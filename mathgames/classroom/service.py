@@ -25,7 +25,9 @@ mathgames.classroom.session.NotAllowedError: only the teacher may call numbers
 
 from __future__ import annotations
 
+import random
 import secrets
+import time
 from collections.abc import Callable, Mapping
 from typing import Any, TypeVar
 
@@ -84,17 +86,27 @@ class Classroom:
     # -- the one way to append ----------------------------------------------------------------
     def _act(self, state: State, build: Callable[[State], Mapping[str, Any]],
              reload: Callable[[str], State]) -> State:
-        for _attempt in range(MAX_TRIES):
+        for attempt in range(MAX_TRIES):
             self.refresh(state)
             event = build(state)  # checks who acts (raises NotAllowedError)
             before = state.seq
-            state.apply(event)  # checks the rules; raises and changes nothing when refused
+            if isinstance(state, ClassState):
+                # Try the event on a copy: after a conflict the state is still clean and
+                # only the new events need reading (a class has many writers at once).
+                trial = state.copy()
+                trial.apply(event)  # checks the rules; raises when refused
+            else:
+                trial = state
+                trial.apply(event)  # a table's core is costly to copy: rebuild on conflict
             try:
-                state.seq = self.store.append(state.code, before, event)
+                trial.seq = self.store.append(state.code, before, event)
             except StoreConflict:
-                state = reload(state.code)  # our event is not in the log: rebuild and retry
+                if trial is state:
+                    state = reload(state.code)  # our event is not in the log: rebuild
+                # Many writers raced for one number: wait a moment, longer each time.
+                time.sleep(random.uniform(0, 0.002 * min(attempt + 1, 20)))
                 continue
-            return state
+            return trial  # type: ignore[return-value]
         raise StoreError("the store is too busy: try again")  # pragma: no cover
 
     # -- a class -----------------------------------------------------------------------------

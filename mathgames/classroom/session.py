@@ -212,6 +212,14 @@ class ClassState:
         return out.getvalue()
 
     # -- changing ----------------------------------------------------------------------------
+    def copy(self) -> ClassState:
+        """An independent copy (to try an event on before it is appended)."""
+        other = ClassState(self.code, self.settings)
+        other.seq, other.teacher_hash, other.calls = self.seq, self.teacher_hash, list(self.calls)
+        other.students = {pid: Student(s.pid, s.name, s.token_hash, list(s.cells), list(s.grid))
+                          for pid, s in self.students.items()}
+        return other
+
     def apply(self, event: Mapping[str, Any]) -> None:
         """Check ``event`` and apply it; raise a typed error and change nothing if it is wrong."""
         if not isinstance(event, Mapping):

@@ -334,6 +334,19 @@ CREATE TABLE IF NOT EXISTS mathgames_events (
 """
 
 
+# One statement, one round trip: insert number ``expected + 1`` only if the log ends at
+# ``expected`` (two racing writers meet the primary key), and notify in the same transaction.
+_PG_APPEND = """
+WITH added AS (
+    INSERT INTO mathgames_events (code, seq, data, created)
+    SELECT %(code)s, %(seq)s, %(data)s, %(created)s
+    WHERE (SELECT coalesce(max(seq), 0) FROM mathgames_events WHERE code = %(code)s)
+          = %(expected)s
+    RETURNING seq)
+SELECT seq, pg_notify(%(channel)s, %(code)s) FROM added
+"""
+
+
 class PostgresStore(Store):
     """The store for several servers: one PostgreSQL database (psycopg 3).
 
@@ -352,7 +365,8 @@ class PostgresStore(Store):
         self.url = url
         self._lock = threading.RLock()
         self._listen_lock = threading.Lock()
-        self._db = psycopg.connect(url, autocommit=False)
+        # Autocommit: every read and every append is one statement, one round trip.
+        self._db = psycopg.connect(url, autocommit=True)
         with self._lock, self._db.transaction():
             # Many kernels may start at once: one creates the tables, the others wait.
             self._db.execute("SELECT pg_advisory_xact_lock(727272)")
@@ -372,20 +386,16 @@ class PostgresStore(Store):
         errors = self._psycopg.errors
         with self._lock:
             try:
-                with self._db.transaction():
-                    self._db.execute("INSERT INTO mathgames_sessions VALUES (%s, %s, %s, %s)",
-                                     (code, kind, settings, created))
+                self._db.execute("INSERT INTO mathgames_sessions VALUES (%s, %s, %s, %s)",
+                                 (code, kind, settings, created))
             except errors.UniqueViolation:
                 return False
-            finally:
-                self._db.commit()
             return True
 
     def session(self, code: str) -> SessionInfo:
         with self._lock:
             row = self._db.execute("SELECT code, kind, settings, created FROM mathgames_sessions "
                                    "WHERE code = %s", (code,)).fetchone()
-            self._db.commit()
         if row is None:
             raise UnknownSessionError(f"no class or table has the code {code!r}")
         return SessionInfo(row[0], row[1], json.loads(row[2]), row[3])
@@ -396,7 +406,6 @@ class PostgresStore(Store):
                 "SELECT code, kind, settings, created FROM mathgames_sessions "
                 "WHERE %s::text IS NULL OR kind = %s ORDER BY created, code",
                 (kind, kind)).fetchall()
-            self._db.commit()
         return [SessionInfo(r[0], r[1], json.loads(r[2]), r[3]) for r in rows]
 
     def append(self, code: str, expected_seq: int, event: Mapping[str, Any]) -> int:
@@ -404,23 +413,16 @@ class PostgresStore(Store):
         errors = self._psycopg.errors
         with self._lock:
             try:
-                with self._db.transaction():
-                    (last,) = self._db.execute(
-                        "SELECT coalesce(max(seq), 0) FROM mathgames_events WHERE code = %s",
-                        (code,)).fetchone()
-                    if last != expected_seq:
-                        raise StoreConflict(f"event {expected_seq + 1} of session {code} is "
-                                            "taken: read again and retry")
-                    self._db.execute("INSERT INTO mathgames_events VALUES (%s, %s, %s, %s)",
-                                     (code, expected_seq + 1, text, time.time()))
-                    self._db.execute("SELECT pg_notify(%s, %s)", (_NOTIFY_CHANNEL, code))
+                row = self._db.execute(_PG_APPEND, {
+                    "code": code, "seq": expected_seq + 1, "data": text, "created": time.time(),
+                    "expected": expected_seq, "channel": _NOTIFY_CHANNEL}).fetchone()
             except errors.UniqueViolation:
-                raise StoreConflict(f"event {expected_seq + 1} of session {code} is taken: "
-                                    "read again and retry") from None
+                row = None
             except errors.ForeignKeyViolation:
                 raise UnknownSessionError(f"no class or table has the code {code!r}") from None
-            finally:
-                self._db.commit()
+        if row is None:
+            raise StoreConflict(f"event {expected_seq + 1} of session {code} is taken: "
+                                "read again and retry")
         return expected_seq + 1
 
     def events(self, code: str, after_seq: int = 0) -> list[Event]:
@@ -428,7 +430,6 @@ class PostgresStore(Store):
             rows = self._db.execute(
                 "SELECT seq, data, created FROM mathgames_events WHERE code = %s AND seq > %s "
                 "ORDER BY seq", (code, after_seq)).fetchall()
-            self._db.commit()
         return [Event(r[0], json.loads(r[1]), r[2]) for r in rows]
 
     def _listen(self) -> Any:

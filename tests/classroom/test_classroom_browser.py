@@ -134,6 +134,7 @@ def test_a_whole_class_game_with_a_reload(classroom_server: tuple[str, str], dev
     assert teacher.locator(".mg-csv-link").get_attribute("href").startswith("data:text/csv")
     for page in students:
         page.wait_for_selector('.mg-join-line:has-text("Game over")')
+    teacher.locator(".mg-ranking").scroll_into_view_if_needed()
     keep_screenshot(teacher, "classroom_results.png")
     # what the pages showed is what the log says
     store = open_store(store_url)
