@@ -128,11 +128,12 @@ class TeacherPage(w.VBox):
         self.tables = w.HTML("")
         self.tables.add_class("mg-tables")
         self.results = w.VBox([self.ranking, self.chart_box, self.grids, self.export])
+        self.results.add_class("mg-class-results")
         self.game = w.VBox([self.top, self.controls, self.message, self.progress, self.students,
                             self.results, self.tables])
         self.game.layout.display = "none"
         self._chart_for: tuple[int, ...] | None = None
-        super().__init__([w.HTML(STYLE), self.open_button, self.keeper, self.game])
+        super().__init__([w.HTML(STYLE), w.HBox([self.open_button]), self.keeper, self.game])
         self.add_class("mg-teacher-page")
 
     # -- the class -----------------------------------------------------------------------------
@@ -288,7 +289,8 @@ class TeacherPage(w.VBox):
                                             bq.Axis(scale=y, orientation="vertical",
                                                     label=_("points"))],
                          title=_("The class's scores"), legend_location="top-right",
-                         layout=w.Layout(width="560px", height="380px"))
+                         fig_margin={"top": 50, "bottom": 50, "left": 60, "right": 20},
+                         layout=w.Layout(width="560px", height="400px"))
         sample = random_scores(state.calls, seed=int(state.settings.get("seed", 0)))
         width = 10
         counts: dict[int, int] = {}
@@ -309,7 +311,9 @@ class TeacherPage(w.VBox):
                                 bq.Axis(scale=hy, orientation="vertical", tick_format=".0%",
                                         label=_("share of random players"))],
                           title=_("A random player on the same numbers"),
-                          layout=w.Layout(width="560px", height="380px"))
+                          legend_location="top-right",
+                          fig_margin={"top": 50, "bottom": 50, "left": 70, "right": 20},
+                          layout=w.Layout(width="560px", height="400px"))
         box = w.HBox([left, right])
         box.add_class("mg-class-chart")
         return box

@@ -78,7 +78,7 @@ def open_page(page: Any, base: str, notebook: str, query: str, wait_for: str) ->
 
 def keep_screenshot(page: Any, name: str) -> None:
     SHOTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(SHOTS / name), full_page=False)
+    page.screenshot(path=str(SHOTS / name))  # a page (its viewport) or one element
     if os.environ.get("MATHGAMES_UPDATE_SCREENSHOTS") == "1":
         DOCS.mkdir(parents=True, exist_ok=True)
         shutil.copy(SHOTS / name, DOCS / name)
@@ -134,8 +134,8 @@ def test_a_whole_class_game_with_a_reload(classroom_server: tuple[str, str], dev
     assert teacher.locator(".mg-csv-link").get_attribute("href").startswith("data:text/csv")
     for page in students:
         page.wait_for_selector('.mg-join-line:has-text("Game over")')
-    teacher.locator(".mg-ranking").scroll_into_view_if_needed()
-    keep_screenshot(teacher, "classroom_results.png")
+    teacher.wait_for_timeout(1000)  # let the charts draw
+    keep_screenshot(teacher.locator(".mg-class-results"), "classroom_results.png")
     # what the pages showed is what the log says
     store = open_store(store_url)
     try:
