@@ -208,3 +208,36 @@ def test_the_teacher_sees_the_tables_of_the_class(in_thread: Callable[..., None]
         assert "waiting for players" in teacher.tables.value
 
     in_thread(body)
+
+
+def test_numbers_are_called_every_n_seconds(in_thread: Callable[..., None]) -> None:
+    def body(loop: asyncio.AbstractEventLoop) -> None:
+        teacher = TeacherPage()
+        teacher.open_class()
+        teacher.seconds.value = 3
+        teacher.auto.value = True
+        run_until(loop, lambda: len(teacher.state.calls) == 2, timeout=60)
+        teacher.auto.value = False
+        called = len(teacher.state.calls)
+        loop.run_until_complete(asyncio.sleep(3.5))
+        assert len(teacher.state.calls) == called  # unticked: no more calls
+
+    in_thread(body)
+
+
+def test_a_reloaded_table_page_takes_back_its_seat(in_thread: Callable[..., None]) -> None:
+    def body(loop: asyncio.AbstractEventLoop) -> None:
+        ann = TablePage()
+        ann.name_input.value = "Ann"
+        ann.game_choice.value = "halma"
+        ann.open_button.click()
+        kept = ann.board.storage_value
+        ann.close()
+        again = TablePage(table="")
+        again.board.offer_stored(kept)
+        assert again.seat == 0 and again.state.seats[0]["name"] == "Ann"
+        forged = TablePage(table="")
+        forged.board.offer_stored(json.dumps(json.loads(kept) | {"token": "made-up"}))
+        assert forged.state is None and "not valid" in forged.message.value
+
+    in_thread(body)
