@@ -77,8 +77,8 @@ def student_worker(url: str, code: str, names: list[str], results: multiprocessi
                     done.set_result(True)
         return on_events
 
-    feeds = [LiveFeed(s["room"].store, code, s["state"].seq, make_callback(s), timeout=1.0)
-             for s in students]
+    feeds = [LiveFeed(s["room"].store, code, s["state"].seq, make_callback(s), timeout=1.0,
+                      kinds=frozenset({"call"})) for s in students]  # as the join page does
     for feed in feeds:
         feed.start()
     ready.set()

@@ -95,7 +95,9 @@ class JoinPage(w.VBox):
         self.message.value = ""
         if self.feed is not None:
             self.feed.stop()
-        self.feed = LiveFeed(self.room.store, state.code, state.seq, self._new_events).start()
+        # A student's page changes only when the teacher calls (its own placements it makes).
+        self.feed = LiveFeed(self.room.store, state.code, state.seq, self._new_events,
+                             kinds=frozenset({"call"})).start()
         self.redraw()
 
     def _new_events(self, events: list[Event]) -> None:

@@ -105,12 +105,16 @@ class LiveFeed:
     """Calls ``on_events(events)`` on the kernel's event loop when a session's log grows.
 
     ``after_seq`` is the last event the page has; the feed remembers the last
-    it delivered. :meth:`stop` ends it (a closed page's kernel is culled anyway).
+    it delivered. With ``kinds`` it wakes only when an event of one of those types
+    comes (and then delivers every new event). :meth:`stop` ends it (a closed
+    page's kernel is culled anyway).
     """
 
     def __init__(self, store: Store, code: str, after_seq: int,
-                 on_events: Callable[[list[Event]], Any], timeout: float = 2.0) -> None:
+                 on_events: Callable[[list[Event]], Any], timeout: float = 2.0,
+                 kinds: frozenset[str] | None = None) -> None:
         self.store, self.code, self.seq = store, code, after_seq
+        self.kinds = kinds
         self.on_events = on_events
         self.timeout = timeout
         self.running = False
@@ -135,7 +139,7 @@ class LiveFeed:
         while self.running:
             try:
                 events = await loop.run_in_executor(self._pool, self.store.wait, self.code,
-                                                    self.seq, self.timeout)
+                                                    self.seq, self.timeout, self.kinds)
             except asyncio.CancelledError:
                 raise
             except Exception:  # a lost database connection: log, wait, try again

@@ -134,6 +134,10 @@ def normalize_code(text: object) -> str:
     return clean
 
 
+def _wanted(events: list[Event], kinds: frozenset[str] | None) -> bool:
+    return kinds is None or any(e.data.get("type") in kinds for e in events)
+
+
 def _dump(data: Mapping[str, Any]) -> str:
     if not isinstance(data, Mapping):
         raise StoreError("an event is a dict")
@@ -174,8 +178,14 @@ class Store(ABC):
         """The events numbered above ``after_seq``, in order."""
 
     @abstractmethod
-    def wait(self, code: str, after_seq: int, timeout: float) -> list[Event]:
-        """The events above ``after_seq``, waiting up to ``timeout`` s for one to come."""
+    def wait(self, code: str, after_seq: int, timeout: float,
+             kinds: frozenset[str] | None = None) -> list[Event]:
+        """The events above ``after_seq``, waiting up to ``timeout`` s for one to come.
+
+        With ``kinds``, wait until one of the new events has a ``type`` in ``kinds``
+        (all the new events are returned): a student's page need not wake for
+        every classmate's placement.
+        """
 
     def close(self) -> None:  # noqa: B027 - optional for backends without resources
         """Release connections."""
@@ -312,13 +322,16 @@ class SqliteStore(Store):
                                     "AND seq > ? ORDER BY seq", (code, after_seq)).fetchall()
         return [Event(r[0], json.loads(r[1]), r[2]) for r in rows]
 
-    def wait(self, code: str, after_seq: int, timeout: float) -> list[Event]:
+    def wait(self, code: str, after_seq: int, timeout: float,
+             kinds: frozenset[str] | None = None) -> list[Event]:
         deadline = time.monotonic() + timeout
         while True:
             found = self.events(code, after_seq)
-            left = deadline - time.monotonic()
-            if found or left <= 0:
+            if found and _wanted(found, kinds):
                 return found
+            left = deadline - time.monotonic()
+            if left <= 0:
+                return []
             time.sleep(min(self.poll_interval, left))
 
 
@@ -343,7 +356,7 @@ WITH added AS (
     WHERE (SELECT coalesce(max(seq), 0) FROM mathgames_events WHERE code = %(code)s)
           = %(expected)s
     RETURNING seq)
-SELECT seq, pg_notify(%(channel)s, %(code)s) FROM added
+SELECT seq, pg_notify(%(channel)s, %(payload)s) FROM added
 """
 
 
@@ -415,7 +428,8 @@ class PostgresStore(Store):
             try:
                 row = self._db.execute(_PG_APPEND, {
                     "code": code, "seq": expected_seq + 1, "data": text, "created": time.time(),
-                    "expected": expected_seq, "channel": _NOTIFY_CHANNEL}).fetchone()
+                    "expected": expected_seq, "channel": _NOTIFY_CHANNEL,
+                    "payload": f"{code} {str(event.get('type', ''))[:20]}"}).fetchone()
             except errors.UniqueViolation:
                 row = None
             except errors.ForeignKeyViolation:
@@ -438,19 +452,20 @@ class PostgresStore(Store):
             self._listener.execute(f"LISTEN {_NOTIFY_CHANNEL}")
         return self._listener
 
-    def wait(self, code: str, after_seq: int, timeout: float) -> list[Event]:
+    def wait(self, code: str, after_seq: int, timeout: float,
+             kinds: frozenset[str] | None = None) -> list[Event]:
         deadline = time.monotonic() + timeout
         with self._listen_lock:
             listener = self._listen()  # listening before the first read: no event slips by
             found = self.events(code, after_seq)
-            while not found:
+            while not (found and _wanted(found, kinds)):
                 left = deadline - time.monotonic()
                 if left <= 0:
                     return []
                 for note in listener.notifies(timeout=left, stop_after=1):
-                    if note.payload != code:
-                        continue
-                found = self.events(code, after_seq)
+                    session, _, kind = note.payload.partition(" ")
+                    if session == code and (kinds is None or kind in kinds):
+                        found = self.events(code, after_seq)
             return found
 
 

@@ -156,3 +156,25 @@ def test_the_setting_picks_the_backend(monkeypatch: pytest.MonkeyPatch, tmp_path
     store.close()
     with pytest.raises(StoreError):
         open_store("sqlite:nothing")
+
+
+def test_a_waiter_for_calls_sleeps_through_placements(store_url: str) -> None:
+    reader, writer = open_store(store_url), open_store(store_url)
+    try:
+        code = writer.create("class")
+        writer.append(code, 0, {"type": "place"})
+        assert reader.wait(code, 0, timeout=0.5, kinds=frozenset({"call"})) == []
+
+        def call_soon() -> None:
+            time.sleep(0.3)
+            writer.append(code, 1, {"type": "place"})
+            writer.append(code, 2, {"type": "call"})
+
+        thread = threading.Thread(target=call_soon)
+        thread.start()
+        found = reader.wait(code, 1, timeout=20, kinds=frozenset({"call"}))
+        thread.join()
+        assert [e.data["type"] for e in found] == ["place", "call"]
+    finally:
+        reader.close()
+        writer.close()
