@@ -272,7 +272,7 @@ class TeacherPage(w.VBox):
         names = [s.name for s in standings] or ["-"]
         points = [s.points for s in standings] or [0]
         bots = bot_scores(state.calls, seed=int(state.settings.get("seed", 0)))
-        mean = float(expected_random_score())
+        mean = round(float(expected_random_score()), 1)
         x, y = bq.OrdinalScale(), bq.LinearScale(min=0)
         bars = bq.Bars(x=names, y=points, scales={"x": x, "y": y}, colors=["#0072B2"],
                        labels=[_("class")])
@@ -284,11 +284,11 @@ class TeacherPage(w.VBox):
         for label, value, colour in lines:
             marks.append(bq.Lines(x=[names[0], names[-1]], y=[value, value],
                                   scales={"x": x, "y": y}, colors=[colour], labels=[label],
-                                  display_legend=True, stroke_width=3))
+                                  stroke_width=3))
         left = bq.Figure(marks=marks, axes=[bq.Axis(scale=x, label=_("student")),
                                             bq.Axis(scale=y, orientation="vertical",
                                                     label=_("points"))],
-                         title=_("The class's scores"), legend_location="top-right",
+                         title=_("The class's scores"),
                          fig_margin={"top": 50, "bottom": 50, "left": 60, "right": 20},
                          layout=w.Layout(width="560px", height="400px"))
         sample = random_scores(state.calls, seed=int(state.settings.get("seed", 0)))
@@ -311,10 +311,16 @@ class TeacherPage(w.VBox):
                                 bq.Axis(scale=hy, orientation="vertical", tick_format=".0%",
                                         label=_("share of random players"))],
                           title=_("A random player on the same numbers"),
-                          legend_location="top-right",
+                          legend_location="top-left",
                           fig_margin={"top": 50, "bottom": 50, "left": 70, "right": 20},
                           layout=w.Layout(width="560px", height="400px"))
-        box = w.HBox([left, right])
+        # The key of the lines as text below the chart (a legend box would cover the bars).
+        key = w.HTML("<ul class='mg-chart-key' style='list-style:none;padding:0;margin:0 0 0 "
+                     "60px;font-size:16px'>" + "".join(
+                         f"<li><span style='display:inline-block;width:28px;height:4px;"
+                         f"background:{colour};vertical-align:middle'></span> {esc(label)}: "
+                         f"<b>{value:g}</b></li>" for label, value, colour in lines) + "</ul>")
+        box = w.HBox([w.VBox([left, key]), right])
         box.add_class("mg-class-chart")
         return box
 
