@@ -61,7 +61,11 @@ class JoinPage(w.VBox):
         self.board.layout.display = "none"
         self.board.on_cell_click(self.click)
         self.board.on_stored(self.rejoin)
-        super().__init__([self.form, self.message, self.status, self.board])
+        self.leave_button = w.Button(description=_("Leave: join another class"),
+                                     layout=w.Layout(width="auto", display="none"))
+        self.leave_button.add_class("mg-leave-class")
+        self.leave_button.on_click(lambda _b: self.leave())
+        super().__init__([self.form, self.message, self.status, self.board, self.leave_button])
         self.add_class("mg-join-page")
 
     # -- joining -------------------------------------------------------------------------------
@@ -92,6 +96,7 @@ class JoinPage(w.VBox):
         self.board.storage_value = json.dumps({"code": state.code, "pid": pid, "token": token})
         self.form.layout.display = "none"
         self.board.layout.display = None
+        self.leave_button.layout.display = None
         self.message.value = ""
         if self.feed is not None:
             self.feed.stop()
@@ -99,6 +104,17 @@ class JoinPage(w.VBox):
         self.feed = LiveFeed(self.room.store, state.code, state.seq, self._new_events,
                              kinds=frozenset({"call"})).start()
         self.redraw()
+
+    def leave(self) -> None:
+        """Forget this browser's pass (a shared device): show the form again."""
+        if self.feed is not None:
+            self.feed.stop()
+        self.state, self.pid, self.token, self.feed = None, "", "", None
+        self.board.storage_value = ""  # the browser drops its kept copy
+        self.board.layout.display = "none"
+        self.leave_button.layout.display = "none"
+        self.status.value = ""
+        self.form.layout.display = None
 
     def _new_events(self, events: list[Event]) -> None:
         if self.state is not None:

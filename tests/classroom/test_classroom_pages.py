@@ -241,3 +241,18 @@ def test_a_reloaded_table_page_takes_back_its_seat(in_thread: Callable[..., None
         assert forged.state is None and "not valid" in forged.message.value
 
     in_thread(body)
+
+
+def test_leaving_forgets_the_pass_and_shows_the_form(in_thread: Callable[..., None]) -> None:
+    def body(loop: asyncio.AbstractEventLoop) -> None:
+        teacher = TeacherPage()
+        teacher.open_class()
+        page = JoinPage(code=teacher.state.code)
+        page.name_input.value = "Ann"
+        page.join_button.click()
+        assert page.board.storage_value and page.form.layout.display == "none"
+        page.leave_button.click()
+        assert page.state is None and page.board.storage_value == ""
+        assert page.form.layout.display is None
+
+    in_thread(body)
