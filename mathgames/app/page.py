@@ -35,7 +35,7 @@ class Page:
     """One page of the app: its notebook, its kind, and a picture for its card."""
 
     notebook: str
-    kind: str  # "game" or "lesson" or "demo"
+    kind: str  # "game" or "lesson" or "class" or "demo"
     icon: str  # an SVG body drawn in a 0 0 100 70 box
 
     @property
@@ -50,6 +50,9 @@ class Page:
             "explore/matematiko_probabilities.ipynb": _("Matematiko odds"),
             "explore/board_geometry.ipynb": _("The geometry of the boards"),
             "board_demo.ipynb": _("Board widget demo"),
+            "teacher.ipynb": _("Teacher"),
+            "join.ipynb": _("Join a class"),
+            "table.ipynb": _("A table for friends"),
         }[self.notebook]
 
     @property
@@ -69,6 +72,11 @@ class Page:
             "explore/board_geometry.ipynb": _(
                 "Hexagonal and triangular numbers, distances, and the shortest crossing."),
             "board_demo.ipynb": _("Click the cells: the widget that every game draws on."),
+            "teacher.ipynb": _("Open a class: the students join from their own devices, "
+                               "you call the numbers and see the results."),
+            "join.ipynb": _("Type the class code and your first name, then play along."),
+            "table.ipynb": _("Halma, Chinese checkers or Triomino, each player on their "
+                             "own device."),
         }[self.notebook]
 
 
@@ -108,6 +116,21 @@ _ICON_LESSON_MATE = (
 _ICON_LESSON_GEOM = (
     '<text x="50" y="45" font-size="26" text-anchor="middle" font-weight="bold">121</text>'
 )
+_ICON_CLASS = (
+    '<rect x="30" y="8" width="40" height="26" rx="3" fill="#cfe3f3" stroke="#1b1b1b"/>'
+    + "".join(f'<circle cx="{22 + 14 * k}" cy="52" r="6" fill="#0072B2"/>' for k in range(5))
+)
+_ICON_JOIN = (
+    '<rect x="34" y="6" width="32" height="58" rx="5" fill="#ffffff" stroke="#1b1b1b" '
+    'stroke-width="2"/><text x="50" y="40" font-size="12" text-anchor="middle" '
+    'font-weight="bold">K3M9T</text>'
+)
+_ICON_TABLE = (
+    '<circle cx="50" cy="35" r="20" fill="#f3efe6" stroke="#1b1b1b" stroke-width="1.5"/>'
+    '<circle cx="50" cy="8" r="5" fill="#0072B2"/><circle cx="50" cy="62" r="5" fill="#E69F00"/>'
+    '<circle cx="20" cy="35" r="5" fill="#009E73"/><circle cx="80" cy="35" r="5" '
+    'fill="#CC79A7"/>'
+)
 _ICON_DEMO = (
     '<rect x="25" y="10" width="20" height="20" fill="#0072B2"/>'
     '<rect x="55" y="10" width="20" height="20" fill="#ffffff" stroke="#1b1b1b"/>'
@@ -121,6 +144,9 @@ PAGES: tuple[Page, ...] = (
     Page("matematiko.ipynb", "game", _ICON_MATEMATIKO),
     Page("halma.ipynb", "game", _ICON_HALMA),
     Page("chinese_checkers.ipynb", "game", _ICON_STAR),
+    Page("teacher.ipynb", "class", _ICON_CLASS),
+    Page("join.ipynb", "class", _ICON_JOIN),
+    Page("table.ipynb", "class", _ICON_TABLE),
     Page("explore/triomino_combinatorics.ipynb", "lesson", _ICON_LESSON_TRIO),
     Page("explore/matematiko_probabilities.ipynb", "lesson", _ICON_LESSON_MATE),
     Page("explore/board_geometry.ipynb", "lesson", _ICON_LESSON_GEOM),
@@ -206,6 +232,8 @@ def header_html(notebook: str, title: str | None = None) -> str:
         STYLE + '<div class="mg-page"><div class="mg-header">'
         f'<a class="mg-home" href="{esc(home)}">{esc(_("Maths games"))}</a>'
         f'<span class="mg-title">{esc(shown)}</span>'
+        f'<a class="mg-join-link" href="{esc(link("join.ipynb", here=here))}">'
+        f'{esc(_("Join a class"))}</a>'
         f'<span class="mg-langs" aria-label="{esc(_("Language"))}">{languages}</span>'
         "</div></div>"
     )
@@ -229,7 +257,8 @@ def landing_html() -> str:
     """The cards of the landing page as HTML."""
     sections = []
     # The board demo is for developers: it stays reachable by its address, not on the cards.
-    for kind, heading in (("game", _("Games")), ("lesson", _("Lessons"))):
+    for kind, heading in (("game", _("Games")), ("class", _("Play together")),
+                          ("lesson", _("Lessons"))):
         cards = "".join(
             f'<a class="mg-card" data-kind="{kind}" href="{esc(link(page.notebook))}">'
             f'<svg viewBox="0 0 100 70" role="img" aria-hidden="true">{page.icon}</svg>'

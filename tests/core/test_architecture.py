@@ -32,7 +32,8 @@ def modules() -> list[Path]:
 
 def is_jupyter_side(path: Path) -> bool:
     relative = path.relative_to(PACKAGE).as_posix()
-    return relative in JUPYTER_SIDE or path.name.startswith("widget")
+    return (relative in JUPYTER_SIDE or path.name.startswith("widget")
+            or relative.startswith("app/classroom_"))  # the live classroom's pages
 
 
 @pytest.mark.parametrize(
