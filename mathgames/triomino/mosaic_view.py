@@ -20,7 +20,7 @@ from collections.abc import Iterable, Mapping
 from mathgames.core.svg import INK, PALETTE, num, svg_document
 from mathgames.triomino.geometry import HEIGHT, Cell, cell_corners, cell_id, edge_neighbours
 
-__all__ = ["BACK", "SCALE", "colour_of", "figure_svg", "mosaic_svg", "outline_path"]
+__all__ = ["BACK", "SCALE", "colour_of", "figure_png", "figure_svg", "mosaic_svg", "outline_path"]
 
 #: Pixels per unit edge in the drawing's coordinates.
 SCALE = 40
@@ -145,3 +145,41 @@ def figure_svg(cells: Iterable[Cell] | Mapping[Cell, int], title: str = "",
     if outline:
         return mosaic_svg({}, board=(0, 0), outline=set(coloured), title=title, clickable=False)
     return mosaic_svg(coloured, board=(0, 0), title=title, clickable=False)
+
+
+def figure_png(cells: Mapping[Cell, int], outline: Iterable[Cell] = (), scale: int = 48) -> bytes:
+    """The figure (and a puzzle outline) as a PNG picture, drawn with Pillow.
+
+    >>> png = figure_png({(0, 0): 0, (1, 0): 1})
+    >>> png[:8] == b"\\x89PNG\\r\\n\\x1a\\n"
+    True
+    """
+    from io import BytesIO
+
+    from PIL import Image, ImageDraw
+
+    shape = set(outline)
+    shown = set(cells) | shape
+    x0, y0, x1, y1 = _extent(shown)
+    k = scale / SCALE
+    pad = _MARGIN * k
+    size = (max(1, round((x1 - x0) * k + 2 * pad)), max(1, round((y1 - y0) * k + 2 * pad)))
+    image = Image.new("RGB", size, "#ffffff")
+    draw = ImageDraw.Draw(image)
+
+    def corners(cell: Cell) -> list[tuple[float, float]]:
+        return [((x - x0) * k + pad, (y - y0) * k + pad) for x, y in map(_xy, cell_corners(cell))]
+
+    for cell in shape - set(cells):
+        draw.polygon(corners(cell), fill=_OUTLINE_FILL)
+    for cell, colour in cells.items():
+        draw.polygon(corners(cell), fill=colour_of(colour), outline="#ffffff",
+                     width=max(1, scale // 30))
+    for cell in shape:
+        points = corners(cell)
+        for n, neighbour in enumerate(edge_neighbours(cell)):
+            if neighbour not in shape:
+                draw.line([points[n], points[(n + 1) % 3]], fill=INK, width=max(2, scale // 12))
+    out = BytesIO()
+    image.save(out, format="PNG")
+    return out.getvalue()
