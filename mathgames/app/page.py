@@ -42,6 +42,7 @@ class Page:
         """The page's title in the current language."""
         return {
             "triomino.ipynb": _("Triomino"),
+            "mosaic.ipynb": _("Mosaic"),
             "matematiko.ipynb": _("Matematiko"),
             "halma.ipynb": _("Halma"),
             "chinese_checkers.ipynb": _("Chinese checkers"),
@@ -57,6 +58,8 @@ class Page:
         return {
             "triomino.ipynb": _(
                 "Triangular dominoes: match the corners, build bridges and hexagons."),
+            "mosaic.ipynb": _(
+                "Turn the tiles face down: build a snake, a bird, a cat, a samurai."),
             "matematiko.ipynb": _(
                 "Place 25 called numbers on a 5x5 grid and score poker-like lines."),
             "halma.ipynb": _("Step and jump your pieces across a 16x16 board into the far camp."),
@@ -76,6 +79,15 @@ _ICON_TRIOMINO = (
     '<text x="50" y="24" font-size="11" text-anchor="middle">1</text>'
     '<text x="28" y="56" font-size="11" text-anchor="middle">2</text>'
     '<text x="72" y="56" font-size="11" text-anchor="middle">3</text>'
+)
+_ICON_MOSAIC = "".join(
+    f'<polygon points="{x},{y} {x + 10},{y} {x + 5},{y + 8.66}" fill="{fill}" stroke="#fff"/>'
+    for x, y, fill in ((30, 17, "#b9854f"), (40, 17, "#b9854f"), (50, 17, "#0072B2"),
+                       (35, 25.66, "#b9854f"), (45, 25.66, "#E69F00"), (55, 25.66, "#b9854f"))
+) + "".join(
+    f'<polygon points="{x},{y} {x + 5},{y - 8.66} {x + 10},{y}" fill="{fill}" stroke="#fff"/>'
+    for x, y, fill in ((35, 25.66, "#b9854f"), (45, 25.66, "#b9854f"), (40, 34.32, "#009E73"),
+                       (50, 34.32, "#b9854f"), (30, 34.32, "#b9854f"), (60, 34.32, "#b9854f"))
 )
 _ICON_MATEMATIKO = "".join(
     f'<rect x="{22 + 11 * c}" y="{8 + 11 * r}" width="10" height="10" fill="'
@@ -117,6 +129,7 @@ _ICON_DEMO = (
 #: Every page of the app, in the order of the landing page.
 PAGES: tuple[Page, ...] = (
     Page("triomino.ipynb", "game", _ICON_TRIOMINO),
+    Page("mosaic.ipynb", "game", _ICON_MOSAIC),
     Page("matematiko.ipynb", "game", _ICON_MATEMATIKO),
     Page("halma.ipynb", "game", _ICON_HALMA),
     Page("chinese_checkers.ipynb", "game", _ICON_STAR),
@@ -125,6 +138,12 @@ PAGES: tuple[Page, ...] = (
     Page("explore/board_geometry.ipynb", "lesson", _ICON_LESSON_GEOM),
     Page("board_demo.ipynb", "demo", _ICON_DEMO),
 )
+
+#: Pages that link to each other from the header bar (a game and its other mode).
+RELATED: dict[str, tuple[str, ...]] = {
+    "triomino.ipynb": ("mosaic.ipynb",),
+    "mosaic.ipynb": ("triomino.ipynb",),
+}
 
 STYLE = """
 <style>
@@ -146,6 +165,8 @@ STYLE = """
 .mg-card h3 { margin: 10px 0 4px; font-size: 20px; }
 .mg-card p { margin: 0; font-size: 15px; line-height: 1.35; }
 .mg-section { font-size: 19px; margin: 22px 0 0; }
+.mg-header .mg-related { font-size: 16px; padding: 2px 8px; border: 1px solid #fff;
+  border-radius: 4px; text-decoration: none; }
 .widget-button, .widget-toggle-button { font-size: 15px; }
 </style>
 """
@@ -185,6 +206,10 @@ def link(notebook: str, language: str | None = None, here: str = "") -> str:
     return "/".join(parts) + f"?lang={language}"
 
 
+def _related_text(notebook: str) -> str:
+    return _("Mosaic from the tiles") if notebook == "mosaic.ipynb" else _("Play Triomino")
+
+
 def header_html(notebook: str, title: str | None = None) -> str:
     """The header bar of a page as HTML (with the app's style sheet).
 
@@ -201,10 +226,14 @@ def header_html(notebook: str, title: str | None = None) -> str:
         for code, name in LANGUAGES.items()
     )
     home = link("index.ipynb", here=here)
+    related = "".join(
+        f'<a class="mg-related" href="{esc(link(other, here=here))}">'
+        f"{esc(_related_text(other))}</a>"
+        for other in RELATED.get(notebook, ()))
     return (
         STYLE + '<div class="mg-page"><div class="mg-header">'
         f'<a class="mg-home" href="{esc(home)}">{esc(_("Maths games"))}</a>'
-        f'<span class="mg-title">{esc(shown)}</span>'
+        f'<span class="mg-title">{esc(shown)}</span>{related}'
         f'<span class="mg-langs" aria-label="{esc(_("Language"))}">{languages}</span>'
         "</div></div>"
     )
