@@ -89,7 +89,7 @@ class MosaicApp(w.VBox):
         self.mode_select.add_class("mg-mosaic-mode")
         self.tool_select = w.ToggleButtons(options=[("", "place"), ("", "select")], value="place")
         self.tool_select.add_class("mg-mosaic-tool")
-        self.colour_select = w.Dropdown(layout=w.Layout(width="14em"), value=None)
+        self.colour_select = w.Dropdown(layout=w.Layout(width="20em"), value=None)
         self.colour_select.add_class("mg-mosaic-colour")
         self.board = BoardWidget(storage_key=STORAGE_KEY)
         self.board.layout.max_width = "980px"

@@ -1,0 +1,76 @@
+"""End to end in Voila: fill the easiest silhouette by clicking, then download its SVG."""
+
+from __future__ import annotations
+
+import os
+import shutil
+from typing import Any
+
+import pytest
+
+from mathgames.triomino.mosaic_gallery import GALLERY
+from mathgames.triomino.mosaic_widget import MosaicApp
+from tests.conftest import ARTIFACTS, ROOT
+
+pytestmark = pytest.mark.browser
+
+
+def board_cell(page: Any, cell: str) -> Any:
+    return page.locator(f'.mg-mosaic-board [data-cell="{cell}"]')
+
+
+def test_fill_the_easiest_silhouette_and_download_the_svg(notebook_page: Any) -> None:
+    page = notebook_page("mosaic.ipynb", wait_for=".mg-mosaic-board .mathgames-board")
+    easiest = min(GALLERY, key=lambda p: p.size)
+    # where the widget puts the outline: the same app in Python, with the same board
+    app = MosaicApp()
+    app.choose_puzzle(easiest.key)
+    cells = app.target_ids()
+    page.locator(".mg-mosaic-mode select").select_option(index=1 + GALLERY.index(easiest))
+    board_cell(page, cells[0]).wait_for(state="attached")
+    page.wait_for_function(
+        "n => document.querySelectorAll('.mg-mosaic-board polygon[fill=\"#dfe9f3\"]').length == n",
+        arg=len(cells))
+    for count, cell in enumerate(reversed(cells), start=1):
+        board_cell(page, cell).click()
+        page.wait_for_function(
+            "n => document.querySelectorAll('.mg-mosaic-board [data-filled]').length == n",
+            arg=count)
+    solved = page.locator(".mg-solved")
+    solved.wait_for(state="visible")
+    assert f"{len(cells)} triangles" in (solved.text_content() or "")
+    with page.expect_download() as info:
+        page.locator(".mg-download-svg").click()
+    download = info.value
+    assert download.suggested_filename == f"{easiest.key}.svg"
+    svg = open(download.path(), encoding="utf-8").read()
+    assert svg.startswith("<svg") and svg.count('data-filled="1"') == len(cells)
+    assert 'class="mg-outline"' in svg and "data-cell" not in svg
+    assert page.mg_errors == []
+
+
+def test_a_puzzle_in_progress_for_the_readme(notebook_page: Any) -> None:
+    page = notebook_page("mosaic.ipynb", wait_for=".mg-mosaic-board .mathgames-board")
+    cat = next(p for p in GALLERY if p.key == "cat")
+    app = MosaicApp()
+    app.choose_puzzle("cat")
+    cells = app.target_ids()
+    page.locator(".mg-mosaic-mode select").select_option(index=1 + GALLERY.index(cat))
+    board_cell(page, cells[0]).wait_for(state="attached")
+    half = cells[: len(cells) * 2 // 3]
+    for count, cell in enumerate(half, start=1):
+        board_cell(page, cell).click()
+        page.wait_for_function(
+            "n => document.querySelectorAll('.mg-mosaic-board [data-filled]').length == n",
+            arg=count)
+    status = page.locator(".mg-mosaic .mg-status").first
+    assert f"{len(half)} of {len(cells)}" in (status.text_content() or "")
+    page.locator(".mg-mosaic-board").scroll_into_view_if_needed()
+    shots = ARTIFACTS / "screenshots"
+    shots.mkdir(parents=True, exist_ok=True)
+    path = shots / "mosaic_puzzle.png"
+    page.locator(".mg-mosaic").first.screenshot(path=str(path))
+    assert path.stat().st_size > 10_000
+    if os.environ.get("MATHGAMES_UPDATE_SCREENSHOTS") == "1":
+        shutil.copy(path, ROOT / "docs" / "screenshots" / "mosaic_puzzle.png")
+    assert page.mg_errors == []
