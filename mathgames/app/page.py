@@ -49,6 +49,7 @@ class Page:
             "explore/triomino_combinatorics.ipynb": _("Why 56 tiles?"),
             "explore/matematiko_probabilities.ipynb": _("Matematiko odds"),
             "explore/board_geometry.ipynb": _("The geometry of the boards"),
+            "explore/mosaics.ipynb": _("Mosaics and polyiamonds"),
             "board_demo.ipynb": _("Board widget demo"),
         }[self.notebook]
 
@@ -70,6 +71,8 @@ class Page:
                 "Exact probabilities of every combination and what strategy is worth."),
             "explore/board_geometry.ipynb": _(
                 "Hexagonal and triangular numbers, distances, and the shortest crossing."),
+            "explore/mosaics.ipynb": _(
+                "Count the figures of n triangles, mirror images, and a perimeter rule."),
             "board_demo.ipynb": _("Click the cells: the widget that every game draws on."),
         }[self.notebook]
 
@@ -119,6 +122,9 @@ _ICON_LESSON_MATE = (
 _ICON_LESSON_GEOM = (
     '<text x="50" y="45" font-size="26" text-anchor="middle" font-weight="bold">121</text>'
 )
+_ICON_LESSON_MOSAIC = (
+    '<text x="50" y="45" font-size="26" text-anchor="middle" font-weight="bold">66</text>'
+)
 _ICON_DEMO = (
     '<rect x="25" y="10" width="20" height="20" fill="#0072B2"/>'
     '<rect x="55" y="10" width="20" height="20" fill="#ffffff" stroke="#1b1b1b"/>'
@@ -136,6 +142,7 @@ PAGES: tuple[Page, ...] = (
     Page("explore/triomino_combinatorics.ipynb", "lesson", _ICON_LESSON_TRIO),
     Page("explore/matematiko_probabilities.ipynb", "lesson", _ICON_LESSON_MATE),
     Page("explore/board_geometry.ipynb", "lesson", _ICON_LESSON_GEOM),
+    Page("explore/mosaics.ipynb", "lesson", _ICON_LESSON_MOSAIC),
     Page("board_demo.ipynb", "demo", _ICON_DEMO),
 )
 

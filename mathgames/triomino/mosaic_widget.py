@@ -72,10 +72,12 @@ class MosaicApp(w.VBox):
     ``clear_button``, ``rotate_button``, ``mirror_button``, ``delete_button``,
     ``select_all_button``, ``move_buttons`` (by key of :data:`MOVE_KEYS`),
     ``make_puzzle_button``, ``upload``, ``downloads`` (links to JSON, SVG and PNG
-    files), ``status``, ``message``; the figure itself is ``mosaic``.
+    files), ``status``, ``message``; the figure itself is ``mosaic``. ``puzzle`` opens a
+    gallery puzzle at once; ``storage_key`` names the browser's kept copy (a lesson uses its
+    own, so that it does not offer the mosaic page's figure).
     """
 
-    def __init__(self, puzzle: str | None = None) -> None:
+    def __init__(self, puzzle: str | None = None, storage_key: str = STORAGE_KEY) -> None:
         self.mosaic = Mosaic()
         self.puzzles: list[Puzzle] = list(GALLERY)
         self.puzzle: Puzzle | None = None
@@ -91,7 +93,7 @@ class MosaicApp(w.VBox):
         self.tool_select.add_class("mg-mosaic-tool")
         self.colour_select = w.Dropdown(layout=w.Layout(width="20em"), value=None)
         self.colour_select.add_class("mg-mosaic-colour")
-        self.board = BoardWidget(storage_key=STORAGE_KEY)
+        self.board = BoardWidget(storage_key=storage_key)
         self.board.layout.max_width = "980px"
         self.board.add_class("mg-mosaic-board")
         self.resume = ResumeBanner(self.board, self.load)

@@ -36,7 +36,7 @@ import nbformat
 
 HERE = Path(__file__).resolve().parent
 TRANSLATIONS = HERE / "translations"
-LESSONS = ("triomino_combinatorics", "matematiko_probabilities", "board_geometry")
+LESSONS = ("triomino_combinatorics", "matematiko_probabilities", "board_geometry", "mosaics")
 LANGUAGES = ("pl", "cs", "ru")
 HEADER = 'from mathgames.app.page import header\n\nheader("explore/{lesson}.ipynb"{extra})'
 
@@ -55,17 +55,36 @@ def copy_path(lesson: str, language: str) -> Path:
     return HERE / language / f"{lesson}.ipynb"
 
 
+def lesson_file(lesson: str, language: str) -> Path:
+    """A lesson's own translation file, ``translations/<language>/<lesson>.json``
+    (``{"language", "lesson", "cells": {cell id: {source, text}}}``), used when it exists."""
+    return TRANSLATIONS / language / f"{lesson}.json"
+
+
 def load_translations(language: str) -> dict:
-    """The translation file of a language: ``{lesson: {cell id: {source, text}}}``."""
+    """The translations of a language: ``{lesson: {cell id: {source, text}}}``, from
+    ``translations/<language>.json`` and the per-lesson files beside it."""
     path = TRANSLATIONS / f"{language}.json"
-    if not path.exists():
-        return {}
-    return json.loads(path.read_text(encoding="utf-8"))["lessons"]
+    lessons = json.loads(path.read_text(encoding="utf-8"))["lessons"] if path.exists() else {}
+    for lesson in LESSONS:
+        own = lesson_file(lesson, language)
+        if own.exists():
+            lessons[lesson] = json.loads(own.read_text(encoding="utf-8"))["cells"]
+    return lessons
 
 
 def save_translations(language: str, lessons: dict) -> None:
     """Write a translation file (stable order: lessons and cells as in the notebooks)."""
-    data = {"language": language, "lessons": lessons}
+    shared = {}
+    for lesson, cells in lessons.items():
+        own = lesson_file(lesson, language)
+        if own.exists():
+            data = {"language": language, "lesson": lesson, "cells": cells}
+            own.write_text(json.dumps(data, ensure_ascii=False, indent=1) + "\n",
+                           encoding="utf-8")
+        else:
+            shared[lesson] = cells
+    data = {"language": language, "lessons": shared}
     text = json.dumps(data, ensure_ascii=False, indent=1) + "\n"
     (TRANSLATIONS / f"{language}.json").write_text(text, encoding="utf-8")
 
@@ -113,11 +132,13 @@ def translated(lesson: str, language: str,
     for cell in notebook.cells:
         if cell.cell_type == "markdown":
             cell.source = translations[lesson][cell.id]["text"]
+    source = (f"translations/{language}/{lesson}.json" if lesson_file(lesson, language).exists()
+              else f"translations/{language}.json")
     notebook.metadata["mathgames"] = {
         "language": language,
         "generated_from": f"../{lesson}.ipynb",
         "generated_by": "translate.py (do not edit this copy; edit the English notebook "
-                        "and translations/" + language + ".json)",
+                        "and " + source + ")",
     }
     return notebook
 

@@ -16,7 +16,7 @@ def test_landing_page_lists_every_game_and_lesson(notebook_page: Any) -> None:
     cards = page.locator(".mg-card")
     assert cards.count() == len(PAGES)
     assert page.locator('.mg-card[data-kind="game"]').count() == 5
-    assert page.locator('.mg-card[data-kind="lesson"]').count() == 3
+    assert page.locator('.mg-card[data-kind="lesson"]').count() == 4
     hrefs = [cards.nth(i).get_attribute("href") for i in range(cards.count())]
     assert hrefs == [f"{p.notebook}?lang=en" for p in PAGES]
 

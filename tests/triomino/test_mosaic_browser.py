@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import shutil
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -43,7 +44,7 @@ def test_fill_the_easiest_silhouette_and_download_the_svg(notebook_page: Any) ->
         page.locator(".mg-download-svg").click()
     download = info.value
     assert download.suggested_filename == f"{easiest.key}.svg"
-    svg = open(download.path(), encoding="utf-8").read()
+    svg = Path(download.path()).read_text(encoding="utf-8")
     assert svg.startswith("<svg") and svg.count('data-filled="1"') == len(cells)
     assert 'class="mg-outline"' in svg and "data-cell" not in svg
     assert page.mg_errors == []
