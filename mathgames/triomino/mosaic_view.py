@@ -181,5 +181,5 @@ def figure_png(cells: Mapping[Cell, int], outline: Iterable[Cell] = (), scale: i
             if neighbour not in shape:
                 draw.line([points[n], points[(n + 1) % 3]], fill=INK, width=max(2, scale // 12))
     out = BytesIO()
-    image.save(out, format="PNG")
+    image.save(out, format="PNG", compress_level=3)
     return out.getvalue()
