@@ -75,3 +75,30 @@ def test_a_puzzle_in_progress_for_the_readme(notebook_page: Any) -> None:
     if os.environ.get("MATHGAMES_UPDATE_SCREENSHOTS") == "1":
         shutil.copy(path, ROOT / "docs" / "screenshots" / "mosaic_puzzle.png")
     assert page.mg_errors == []
+
+
+def test_the_triomino_page_links_to_the_mosaic_in_its_language(notebook_page: Any) -> None:
+    page = notebook_page("triomino.ipynb", lang="pl", wait_for=".mg-header .mg-related")
+    related = page.locator(".mg-header .mg-related")
+    assert related.text_content() == "Mozaika z kamieni"
+    assert related.get_attribute("href") == "mosaic.ipynb?lang=pl"
+    related.click()
+    page.wait_for_selector(".mg-mosaic-board .mathgames-board", timeout=90_000)
+    assert page.locator(".mg-mosaic h3").first.text_content() == "Mozaika z odwróconych kamieni"
+    options = [text.replace("\xa0", " ")  # ipywidgets shows spaces as no-break spaces
+               for text in page.locator(".mg-mosaic-mode select option").all_text_contents()]
+    assert any(text.startswith("Samuraj z mieczem") for text in options), options
+    assert page.mg_errors == []
+
+
+@pytest.mark.parametrize(("language", "heading", "undo"),
+                         [("cs", "Mozaiky a polyiamanty", "Zpět"),
+                          ("ru", "Мозаики и полиамонды", "Отменить")])
+def test_the_lesson_in_another_language(notebook_page: Any, language: str, heading: str,
+                                        undo: str) -> None:
+    page = notebook_page(f"explore/{language}/mosaics.ipynb", lang=language,
+                         wait_for=".mg-mosaic-board .mathgames-board")
+    assert heading in (page.locator("h1").first.text_content() or "")
+    assert page.locator(".mg-mosaic-undo").first.text_content().strip() == undo
+    assert "66" in (page.locator("body").text_content() or "")
+    assert page.mg_errors == []
