@@ -83,15 +83,17 @@ _ICON_TRIOMINO = (
     '<text x="28" y="56" font-size="11" text-anchor="middle">2</text>'
     '<text x="72" y="56" font-size="11" text-anchor="middle">3</text>'
 )
-_ICON_MOSAIC = "".join(
-    f'<polygon points="{x},{y} {x + 10},{y} {x + 5},{y + 8.66}" fill="{fill}" stroke="#fff"/>'
-    for x, y, fill in ((30, 17, "#b9854f"), (40, 17, "#b9854f"), (50, 17, "#0072B2"),
-                       (35, 25.66, "#b9854f"), (45, 25.66, "#E69F00"), (55, 25.66, "#b9854f"))
-) + "".join(
-    f'<polygon points="{x},{y} {x + 5},{y - 8.66} {x + 10},{y}" fill="{fill}" stroke="#fff"/>'
-    for x, y, fill in ((35, 25.66, "#b9854f"), (45, 25.66, "#b9854f"), (40, 34.32, "#009E73"),
-                       (50, 34.32, "#b9854f"), (30, 34.32, "#b9854f"), (60, 34.32, "#b9854f"))
-)
+def _mosaic_icon() -> str:
+    """The gallery's bird, drawn by the mosaic view, nested in the card's 100 x 70 box."""
+    from mathgames.triomino.mosaic_gallery import puzzle
+    from mathgames.triomino.mosaic_view import figure_svg
+
+    bird = puzzle("bird").outline
+    colours = {cell: 0 for cell in bird} | {(5, 0): 1, (11, 1): 2, (12, 1): 2}
+    return figure_svg(colours).replace("<svg ", '<svg x="8" y="6" width="84" height="58" ', 1)
+
+
+_ICON_MOSAIC = _mosaic_icon()
 _ICON_MATEMATIKO = "".join(
     f'<rect x="{22 + 11 * c}" y="{8 + 11 * r}" width="10" height="10" fill="'
     f'{"#E69F00" if r == c else "#ffffff"}" stroke="#1b1b1b" stroke-width="0.8"/>'
