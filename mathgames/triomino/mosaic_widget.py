@@ -165,8 +165,7 @@ class MosaicApp(w.VBox):
                 (f"{p.title} ({_level_label(p.level)}, {p.size})", f"{p.key}#{n}")
                 for n, p in enumerate(self.puzzles)]
             self.mode_select.options = options
-            self.mode_select.value = current if current in dict(
-                (v, k) for k, v in options) else "free"
+            self.mode_select.value = current if current in {v for _l, v in options} else "free"
             self.mode_select.description = _("Puzzle")
             self.tool_select.options = [(_("Place / remove"), "place"), (_("Select"), "select")]
             colour = self.colour_select.value or 0
