@@ -64,8 +64,10 @@ def test_a_puzzle_in_progress_for_the_readme(notebook_page: Any) -> None:
         page.wait_for_function(
             "n => document.querySelectorAll('.mg-mosaic-board [data-filled]').length == n",
             arg=count)
-    status = page.locator(".mg-mosaic .mg-status").first
-    assert f"{len(half)} of {len(cells)}" in (status.text_content() or "")
+    # the status line is another widget: its update may arrive after the board's
+    page.wait_for_function(
+        "text => document.querySelector('.mg-mosaic .mg-status').textContent.includes(text)",
+        arg=f"{len(half)} of {len(cells)}")
     page.locator(".mg-mosaic-board").scroll_into_view_if_needed()
     shots = ARTIFACTS / "screenshots"
     shots.mkdir(parents=True, exist_ok=True)
