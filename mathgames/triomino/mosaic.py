@@ -47,6 +47,7 @@ __all__ = [
     "Figure",
     "Mosaic",
     "canonical",
+    "corner_vector",
     "count_polyiamonds",
     "cut_into",
     "figure_from_ids",
@@ -119,13 +120,24 @@ def normalise(figure: Iterable[Cell]) -> Figure:
     ([(0, 0), (1, 0)], [(1, 0)])
     """
     cells = list(figure)
+    dx, dy = corner_vector(cells)
+    return frozenset((x + dx, y + dy) for x, y in cells)
+
+
+def corner_vector(figure: Iterable[Cell]) -> tuple[int, int]:
+    """The lattice vector that :func:`normalise` moves the figure by.
+
+    >>> corner_vector({(5, 3), (6, 3)}), corner_vector({(-3, -2)}), corner_vector(())
+    ((-5, -3), (4, 2), (0, 0))
+    """
+    cells = list(figure)
     if not cells:
-        return frozenset()
+        return (0, 0)
     dy = -min(y for _, y in cells)
     dx = -min(x for x, _ in cells)
     if (dx + dy) % 2:  # a lattice vector keeps i + j even
         dx += 1
-    return frozenset((x + dx, y + dy) for x, y in cells)
+    return (dx, dy)
 
 
 def _key(figure: Figure) -> tuple[Cell, ...]:

@@ -28,7 +28,7 @@ from mathgames.core.i18n import on_language_change, translator
 from mathgames.core.resume_widget import ResumeBanner
 from mathgames.core.svg import PALETTE_NAMES, esc
 from mathgames.triomino.geometry import Cell, cell_id, parse_cell
-from mathgames.triomino.mosaic import COLOURS, MAX_TILES, Mosaic, from_rows
+from mathgames.triomino.mosaic import COLOURS, MAX_TILES, Mosaic, corner_vector, from_rows
 from mathgames.triomino.mosaic_gallery import GALLERY, Puzzle
 from mathgames.triomino.mosaic_view import figure_png, figure_svg, mosaic_svg
 
@@ -56,6 +56,10 @@ def _colour_label(index: int) -> str:
 def _level_label(level: str) -> str:
     return {"easy": _("easy"), "medium": _("medium"), "hard": _("hard"),
             "own": _("your own")}[level]
+
+
+def _on_board(cells: Any) -> bool:
+    return all(0 <= x < BOARD[0] and 0 <= y < BOARD[1] for x, y in cells)
 
 
 def _data_link(data: bytes, mime: str, filename: str, text: str, css: str) -> str:
@@ -142,8 +146,10 @@ class MosaicApp(w.VBox):
         self.board.on_key(self._on_key)
         self.undo_button.on_click(lambda _b: self.undo())
         self.clear_button.on_click(lambda _b: self._act(self.mosaic.clear))
-        self.rotate_button.on_click(lambda _b: self._act(self.mosaic.rotate_selection))
-        self.mirror_button.on_click(lambda _b: self._act(self.mosaic.mirror_selection))
+        self.rotate_button.on_click(lambda _b: self._act_on_selection(
+            self.mosaic.rotate_selection))
+        self.mirror_button.on_click(lambda _b: self._act_on_selection(
+            self.mosaic.mirror_selection))
         self.delete_button.on_click(lambda _b: self._act(self.mosaic.remove_selection))
         self.select_all_button.on_click(lambda _b: self.select_all())
         self.make_puzzle_button.on_click(lambda _b: self.make_puzzle())
@@ -288,6 +294,19 @@ class MosaicApp(w.VBox):
         self._refresh()
         return True
 
+    def _act_on_selection(self, action: Any, *args: Any) -> bool:
+        """Move, turn or mirror the selection, and take it back if it would leave the board."""
+        before = set(self.mosaic.selection)
+        if not self._act(action, *args):
+            return False
+        if _on_board(self.mosaic.cells):
+            return True
+        self.mosaic.undo()
+        self.mosaic.selection = before
+        self._say(_("That would leave the board."))
+        self._refresh()
+        return False
+
     def _on_cell(self, text: str) -> None:
         try:
             cell = parse_cell(text)
@@ -315,9 +334,9 @@ class MosaicApp(w.VBox):
         elif key.lower() in MOVE_KEYS:
             self.move_selection(key.lower())
         elif key.lower() == "r":
-            self._act(self.mosaic.rotate_selection)
+            self._act_on_selection(self.mosaic.rotate_selection)
         elif key.lower() == "m":
-            self._act(self.mosaic.mirror_selection)
+            self._act_on_selection(self.mosaic.mirror_selection)
         elif key.lower() == "s":
             self.tool_select.value = "select" if self.tool_select.value == "place" else "place"
         elif key in ("Backspace",) or key.lower() == "u":
@@ -329,7 +348,7 @@ class MosaicApp(w.VBox):
 
     def move_selection(self, key: str) -> None:
         """Move the selection one step: ``key`` is one of q e a d z c (see :data:`MOVE_KEYS`)."""
-        self._act(self.mosaic.move_selection, *MOVE_KEYS[key])
+        self._act_on_selection(self.mosaic.move_selection, *MOVE_KEYS[key])
 
     def select_all(self) -> None:
         """Select every tile (and switch to the Select tool)."""
@@ -409,6 +428,12 @@ class MosaicApp(w.VBox):
         puzzle, offset = None, (0, 0)
         if data.get("puzzle") is not None:
             puzzle, offset = self._read_puzzle(data["puzzle"])
+        elif not _on_board(mosaic.cells):  # a figure made elsewhere: move it to the corner
+            dx, dy = corner_vector(mosaic.cells)
+            mosaic = Mosaic({(x + dx, y + dy): colour for (x, y), colour in mosaic.cells.items()})
+        if not _on_board(mosaic.cells):
+            raise CorruptSaveError(f"the figure does not fit on the board of "
+                                   f"{BOARD[0]} x {BOARD[1]} triangles")
         self.puzzle, self.offset = None, (0, 0)
         self._relabeling = True
         try:
@@ -448,6 +473,8 @@ class MosaicApp(w.VBox):
             made = Puzzle.from_figure(from_rows(rows))
         except MathgamesError as error:
             raise CorruptSaveError(f"the puzzle's outline is not a figure: {error}") from None
+        if not _on_board({(x + offset[0], y + offset[1]) for x, y in made.outline}):
+            raise CorruptSaveError("the puzzle's outline does not fit on the board")
         key = data.get("key")
         if isinstance(key, str) and key.isidentifier() and len(key) <= 20:
             made = Puzzle(key, made.rows, made.solution, "own")

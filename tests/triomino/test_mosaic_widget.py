@@ -189,3 +189,34 @@ def test_labels_follow_the_language():
     finally:
         set_language(old)
     assert app.undo_button.description == "Undo"
+
+
+def test_the_selection_cannot_leave_the_board():
+    app = MosaicApp()
+    app.board.click_cell("c0_4")
+    app.board.click_cell("c1_4")
+    app.tool_select.value = "select"
+    app.board.click_cell("c0_4")
+    app.board.click_cell("c1_4")
+    app.move_buttons["a"].click()  # two columns to the left: off the board
+    assert set(app.mosaic.cells) == {(0, 4), (1, 4)}
+    assert app.mosaic.selection == {(0, 4), (1, 4)}
+    assert "leave the board" in app.message.value
+    app.move_buttons["d"].click()  # the other way is fine
+    assert set(app.mosaic.cells) == {(2, 4), (3, 4)} and app.message.value == ""
+
+
+def test_a_figure_made_elsewhere_is_moved_onto_the_board():
+    from mathgames.triomino.mosaic import Mosaic
+
+    far = Mosaic({(-40, -7): 1, (-39, -7): 0, (-39, -6): 2})
+    app = MosaicApp()
+    app.load(far.to_json())
+    cells = app.mosaic.cells
+    assert sorted(cells.values()) == [0, 1, 2] and len(cells) == 3
+    assert all(0 <= x < 28 and 0 <= y < 12 for x, y in cells)
+    assert canonical(cells, free=False) == canonical(far.cells, free=False)
+    wide = Mosaic({(x, 0): 0 for x in range(40)})  # 40 triangles in a row: wider than the board
+    with pytest.raises(CorruptSaveError):
+        app.load(wide.to_json())
+    assert app.mosaic.cells == cells
