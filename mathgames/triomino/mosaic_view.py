@@ -103,7 +103,8 @@ def mosaic_svg(cells: Mapping[Cell, int], board: tuple[int, int] = (24, 10),
         body.append(f'<polygon points="{_points(cell)}" fill="{fill}" stroke="{_GRID}" '
                     f'stroke-width="1" data-cell="{cell_id(cell)}"/>')
     for cell in shape - set(cells) - set(grid):
-        body.append(f'<polygon points="{_points(cell)}" fill="{_OUTLINE_FILL}"/>')
+        body.append(f'<polygon points="{_points(cell)}" fill="{_OUTLINE_FILL}" '
+                    f'stroke="{_GRID}" stroke-width="1"/>')
     for cell in sorted(cells, key=lambda c: (c[1], c[0])):
         attrs = f' data-cell="{cell_id(cell)}"' if clickable else ""
         stray = shape and cell not in shape
