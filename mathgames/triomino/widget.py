@@ -797,8 +797,9 @@ class TriominoApp(w.VBox):
         """Resume a saved game; raises CorruptSaveError (and changes nothing) on bad text."""
         try:
             data = json.loads(text)
-        except (ValueError, TypeError) as error:
-            raise CorruptSaveError(f"not a saved game: {error}") from None
+        except (TypeError, ValueError, RecursionError):
+            raise CorruptSaveError("not a saved game: the text is not JSON, or nested too "
+                                   "deeply") from None
         if not isinstance(data, dict) or data.get("format") != SAVE_FORMAT:
             raise CorruptSaveError("not a saved Triomino game")
         game = Game.from_dict(data.get("game"))
@@ -808,9 +809,10 @@ class TriominoApp(w.VBox):
             raise CorruptSaveError("'bots' must map players to bot kinds")
         kinds: dict[int, str] = {}
         for key, kind in bots.items():
-            if not (isinstance(key, str) and key.isdigit() and int(key) < game.players
-                    and kind in BOTS):
-                raise CorruptSaveError(f"unknown bot {key!r}: {kind!r}")
+            if not (isinstance(key, str) and key.isascii() and key.isdigit() and len(key) < 3
+                    and int(key) < game.players and isinstance(kind, str) and kind in BOTS):
+                raise CorruptSaveError("'bots' must map players to bot kinds "
+                                       f"({', '.join(BOTS)})")
             kinds[int(key)] = kind
         self._begin(game, kinds)
 
