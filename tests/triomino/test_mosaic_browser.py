@@ -103,5 +103,15 @@ def test_the_lesson_in_another_language(notebook_page: Any, language: str, headi
     assert heading in (page.locator("h1").first.text_content() or "")
     assert page.locator(".mg-mosaic-undo").first.text_content().strip() == undo
     # the counts printed by the program (Voila shows the cells' outputs as they run)
-    page.wait_for_function("() => document.body.textContent.includes('n = 8: 66 free')")
+    page.wait_for_function("() => document.body.textContent.includes('OEIS A006534')")
+    assert page.mg_errors == []
+
+
+def test_the_lesson_links_its_teacher_page_with_a_route_and_answers(notebook_page: Any) -> None:
+    page = notebook_page("explore/mosaics.ipynb", wait_for=".mg-lesson-teacher")
+    href = page.locator("a.mg-lesson-teacher").get_attribute("href") or ""
+    assert href.startswith("mosaics_teacher.ipynb")
+    page = notebook_page("explore/mosaics_teacher.ipynb", wait_for=".mg-lesson-game-link")
+    text = page.locator("body").inner_text()
+    assert "45-minute route" in text and "Answers for the teacher" in text
     assert page.mg_errors == []
