@@ -10,7 +10,7 @@ import pytest
 PACKAGE = Path(__file__).resolve().parents[2] / "mathgames"
 JUPYTER = {"ipywidgets", "anywidget", "traitlets", "IPython", "ipykernel", "bqplot"}
 HEAVY = {"numpy", "sympy", "bqplot", "scipy", "pandas"}
-# The Jupyter side: widgets, the app's pages and the shared board widget.
+# The Jupyter side: widgets (widget*.py, *_widget.py), the app's pages and the shared board widget.
 JUPYTER_SIDE = {"core/board_widget.py", "core/resume_widget.py", "core/demo_widget.py",
                 "core/ui_widget.py", "app/page.py", "app/lesson.py"}
 
@@ -33,7 +33,8 @@ def modules() -> list[Path]:
 def is_jupyter_side(path: Path) -> bool:
     relative = path.relative_to(PACKAGE).as_posix()
     return (relative in JUPYTER_SIDE or path.name.startswith("widget")
-            or relative.startswith("app/classroom_"))  # the live classroom's pages
+            or relative.startswith("app/classroom_")  # the live classroom's pages
+            or path.name.endswith("_widget.py"))
 
 
 @pytest.mark.parametrize(
