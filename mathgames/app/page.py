@@ -35,7 +35,7 @@ class Page:
     """One page of the app: its notebook, its kind, and a picture for its card."""
 
     notebook: str
-    kind: str  # "game" or "lesson" or "demo"
+    kind: str  # "game" or "lesson" or "class" or "demo"
     icon: str  # an SVG body drawn in a 0 0 100 70 box
 
     @property
@@ -43,13 +43,18 @@ class Page:
         """The page's title in the current language."""
         return {
             "triomino.ipynb": _("Triomino"),
+            "mosaic.ipynb": _("Mosaic"),
             "matematiko.ipynb": _("Matematiko"),
             "halma.ipynb": _("Halma"),
             "chinese_checkers.ipynb": _("Chinese checkers"),
             "explore/triomino_combinatorics.ipynb": _("Why 56 tiles?"),
             "explore/matematiko_probabilities.ipynb": _("Matematiko odds"),
             "explore/board_geometry.ipynb": _("The geometry of the boards"),
+            "explore/mosaics.ipynb": _("Mosaics and polyiamonds"),
             "board_demo.ipynb": _("Board widget demo"),
+            "teacher.ipynb": _("Teacher"),
+            "join.ipynb": _("Join a class"),
+            "table.ipynb": _("A table for friends"),
         }[self.notebook]
 
     @property
@@ -58,6 +63,8 @@ class Page:
         return {
             "triomino.ipynb": _(
                 "Triangular dominoes: match the corners, build bridges and hexagons."),
+            "mosaic.ipynb": _(
+                "Turn the tiles face down: build a snake, a bird, a cat, a samurai."),
             "matematiko.ipynb": _(
                 "Place 25 called numbers on a 5x5 grid and score poker-like lines."),
             "halma.ipynb": _("Step and jump your pieces across a 16x16 board into the far camp."),
@@ -68,7 +75,14 @@ class Page:
                 "Exact probabilities of every combination and what strategy is worth."),
             "explore/board_geometry.ipynb": _(
                 "Hexagonal and triangular numbers, distances, and the shortest crossing."),
+            "explore/mosaics.ipynb": _(
+                "Count the figures of n triangles, mirror images, and a perimeter rule."),
             "board_demo.ipynb": _("Click the cells: the widget that every game draws on."),
+            "teacher.ipynb": _("Open a class: the students join from their own devices, "
+                               "you call the numbers and see the results."),
+            "join.ipynb": _("Type the class code and your first name, then play along."),
+            "table.ipynb": _("Halma, Chinese checkers or Triomino, each player on their "
+                             "own device."),
         }[self.notebook]
 
 
@@ -78,6 +92,17 @@ _ICON_TRIOMINO = (
     '<text x="28" y="56" font-size="11" text-anchor="middle">2</text>'
     '<text x="72" y="56" font-size="11" text-anchor="middle">3</text>'
 )
+def _mosaic_icon() -> str:
+    """The gallery's bird, drawn by the mosaic view, nested in the card's 100 x 70 box."""
+    from mathgames.triomino.mosaic_gallery import puzzle
+    from mathgames.triomino.mosaic_view import figure_svg
+
+    bird = puzzle("bird").outline
+    colours = {cell: 0 for cell in bird} | {(5, 0): 1, (11, 1): 2, (12, 1): 2}
+    return figure_svg(colours).replace("<svg ", '<svg x="8" y="6" width="84" height="58" ', 1)
+
+
+_ICON_MOSAIC = _mosaic_icon()
 _ICON_MATEMATIKO = "".join(
     f'<rect x="{22 + 11 * c}" y="{8 + 11 * r}" width="10" height="10" fill="'
     f'{"#E69F00" if r == c else "#ffffff"}" stroke="#1b1b1b" stroke-width="0.8"/>'
@@ -108,6 +133,24 @@ _ICON_LESSON_MATE = (
 _ICON_LESSON_GEOM = (
     '<text x="50" y="45" font-size="26" text-anchor="middle" font-weight="bold">121</text>'
 )
+_ICON_CLASS = (
+    '<rect x="30" y="8" width="40" height="26" rx="3" fill="#cfe3f3" stroke="#1b1b1b"/>'
+    + "".join(f'<circle cx="{22 + 14 * k}" cy="52" r="6" fill="#0072B2"/>' for k in range(5))
+)
+_ICON_JOIN = (
+    '<rect x="34" y="6" width="32" height="58" rx="5" fill="#ffffff" stroke="#1b1b1b" '
+    'stroke-width="2"/><text x="50" y="40" font-size="12" text-anchor="middle" '
+    'font-weight="bold">K3M9T</text>'
+)
+_ICON_TABLE = (
+    '<circle cx="50" cy="35" r="20" fill="#f3efe6" stroke="#1b1b1b" stroke-width="1.5"/>'
+    '<circle cx="50" cy="8" r="5" fill="#0072B2"/><circle cx="50" cy="62" r="5" fill="#E69F00"/>'
+    '<circle cx="20" cy="35" r="5" fill="#009E73"/><circle cx="80" cy="35" r="5" '
+    'fill="#CC79A7"/>'
+)
+_ICON_LESSON_MOSAIC = (
+    '<text x="50" y="45" font-size="26" text-anchor="middle" font-weight="bold">66</text>'
+)
 _ICON_DEMO = (
     '<rect x="25" y="10" width="20" height="20" fill="#0072B2"/>'
     '<rect x="55" y="10" width="20" height="20" fill="#ffffff" stroke="#1b1b1b"/>'
@@ -118,14 +161,25 @@ _ICON_DEMO = (
 #: Every page of the app, in the order of the landing page.
 PAGES: tuple[Page, ...] = (
     Page("triomino.ipynb", "game", _ICON_TRIOMINO),
+    Page("mosaic.ipynb", "game", _ICON_MOSAIC),
     Page("matematiko.ipynb", "game", _ICON_MATEMATIKO),
     Page("halma.ipynb", "game", _ICON_HALMA),
     Page("chinese_checkers.ipynb", "game", _ICON_STAR),
+    Page("teacher.ipynb", "class", _ICON_CLASS),
+    Page("join.ipynb", "class", _ICON_JOIN),
+    Page("table.ipynb", "class", _ICON_TABLE),
     Page("explore/triomino_combinatorics.ipynb", "lesson", _ICON_LESSON_TRIO),
     Page("explore/matematiko_probabilities.ipynb", "lesson", _ICON_LESSON_MATE),
     Page("explore/board_geometry.ipynb", "lesson", _ICON_LESSON_GEOM),
+    Page("explore/mosaics.ipynb", "lesson", _ICON_LESSON_MOSAIC),
     Page("board_demo.ipynb", "demo", _ICON_DEMO),
 )
+
+#: Pages that link to each other from the header bar (a game and its other mode).
+RELATED: dict[str, tuple[str, ...]] = {
+    "triomino.ipynb": ("mosaic.ipynb",),
+    "mosaic.ipynb": ("triomino.ipynb",),
+}
 
 STYLE = """
 <style>
@@ -147,6 +201,8 @@ STYLE = """
 .mg-card h3 { margin: 10px 0 4px; font-size: 20px; }
 .mg-card p { margin: 0; font-size: 15px; line-height: 1.35; }
 .mg-section { font-size: 19px; margin: 22px 0 0; }
+.mg-header .mg-related { font-size: 16px; padding: 2px 8px; border: 1px solid #fff;
+  border-radius: 4px; text-decoration: none; }
 .widget-button, .widget-toggle-button { font-size: 15px; }
 </style>
 """
@@ -186,6 +242,10 @@ def link(notebook: str, language: str | None = None, here: str = "") -> str:
     return "/".join(parts) + f"?lang={language}"
 
 
+def _related_text(notebook: str) -> str:
+    return _("Mosaic from the tiles") if notebook == "mosaic.ipynb" else _("Play Triomino")
+
+
 def header_html(notebook: str, title: str | None = None) -> str:
     """The header bar of a page as HTML (with the app's style sheet).
 
@@ -202,10 +262,16 @@ def header_html(notebook: str, title: str | None = None) -> str:
         for code, name in LANGUAGES.items()
     )
     home = link("index.ipynb", here=here)
+    related = "".join(
+        f'<a class="mg-related" href="{esc(link(other, here=here))}">'
+        f"{esc(_related_text(other))}</a>"
+        for other in RELATED.get(notebook, ()))
     return (
         STYLE + '<div class="mg-page"><div class="mg-header">'
         f'<a class="mg-home" href="{esc(home)}">{esc(_("Maths games"))}</a>'
-        f'<span class="mg-title">{esc(shown)}</span>'
+        f'<span class="mg-title">{esc(shown)}</span>{related}'
+        f'<a class="mg-join-link" href="{esc(link("join.ipynb", here=here))}">'
+        f'{esc(_("Join a class"))}</a>'
         f'<span class="mg-langs" aria-label="{esc(_("Language"))}">{languages}</span>'
         "</div></div>"
     )
@@ -229,7 +295,8 @@ def landing_html() -> str:
     """The cards of the landing page as HTML."""
     sections = []
     # The board demo is for developers: it stays reachable by its address, not on the cards.
-    for kind, heading in (("game", _("Games")), ("lesson", _("Lessons"))):
+    for kind, heading in (("game", _("Games")), ("class", _("Play together")),
+                          ("lesson", _("Lessons"))):
         cards = "".join(
             f'<a class="mg-card" data-kind="{kind}" href="{esc(link(page.notebook))}">'
             f'<svg viewBox="0 0 100 70" role="img" aria-hidden="true">{page.icon}</svg>'

@@ -198,7 +198,11 @@ def main(argv: list[str] | None = None) -> int:
     class_url = ""
     if args.classroom:
         host = lan_address() if ip in ("0.0.0.0", "") else ip
-        class_url = f"http://{host}:{port}/"
+        # MATHGAMES_PUBLIC_URL, when set, is the address students reach (a proxy, a name);
+        # the class pages (the teacher's join address) read it too.
+        public = os.environ.get("MATHGAMES_PUBLIC_URL", "").rstrip("/")
+        class_url = f"{public}/" if public else f"http://{host}:{port}/"
+        os.environ["MATHGAMES_PUBLIC_URL"] = class_url.rstrip("/")
         os.environ[CLASS_URL_VARIABLE] = class_url  # the kernels show it on the landing page
     else:
         os.environ.pop(CLASS_URL_VARIABLE, None)

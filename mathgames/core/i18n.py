@@ -1,6 +1,6 @@
 """Translations: gettext catalogs for English (the source), Polish, Czech and Russian.
 
-Each game has its own gettext *domain* (``core``, ``matematiko``, ``triomino``,
+Each game has its own gettext *domain* (``core``, ``matematiko``, ``triomino``, ``mosaic``,
 ``halma``, ``app``, ...), stored as ``mathgames/locale/<lang>/LC_MESSAGES/<domain>.po``
 and compiled to ``.mo`` files that ship in the wheel (``python -m mathgames.core.i18n``
 recompiles them). The language is chosen once per kernel, which in Voila means once

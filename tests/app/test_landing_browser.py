@@ -15,9 +15,9 @@ def test_landing_page_lists_every_game_and_lesson(notebook_page: Any) -> None:
     page = notebook_page("index.ipynb", wait_for=".mg-landing .mg-card")
     cards = page.locator(".mg-card")
     shown = [p for p in PAGES if p.kind != "demo"]  # the developers' demo is not for students
-    assert cards.count() == len(shown) == 7
-    assert page.locator('.mg-card[data-kind="game"]').count() == 4
-    assert page.locator('.mg-card[data-kind="lesson"]').count() == 3
+    assert cards.count() == len(shown) == 12
+    assert page.locator('.mg-card[data-kind="game"]').count() == 5
+    assert page.locator('.mg-card[data-kind="lesson"]').count() == 4
     assert page.locator('.mg-card[data-kind="demo"]').count() == 0
     hrefs = [cards.nth(i).get_attribute("href") for i in range(cards.count())]
     assert hrefs == [f"{p.notebook}?lang=en" for p in shown]

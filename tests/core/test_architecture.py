@@ -10,8 +10,8 @@ import pytest
 PACKAGE = Path(__file__).resolve().parents[2] / "mathgames"
 JUPYTER = {"ipywidgets", "anywidget", "traitlets", "IPython", "ipykernel", "bqplot"}
 HEAVY = {"numpy", "sympy", "bqplot", "scipy", "pandas"}
-# The Jupyter side: widgets, the app's pages and the shared board widget, and the app's
-# server (a Voila application).
+# The Jupyter side: widgets (widget*.py, *_widget.py), the app's pages, the shared board
+# widget, and the app's server (a Voila application).
 JUPYTER_SIDE = {"core/board_widget.py", "core/resume_widget.py", "core/demo_widget.py",
                 "core/ui_widget.py", "app/page.py", "app/lesson.py", "app/serve.py",
                 "app/voila_server.py"}
@@ -34,7 +34,9 @@ def modules() -> list[Path]:
 
 def is_jupyter_side(path: Path) -> bool:
     relative = path.relative_to(PACKAGE).as_posix()
-    return relative in JUPYTER_SIDE or path.name.startswith("widget")
+    return (relative in JUPYTER_SIDE or path.name.startswith("widget")
+            or relative.startswith("app/classroom_")  # the live classroom's pages
+            or path.name.endswith("_widget.py"))
 
 
 @pytest.mark.parametrize(

@@ -1,0 +1,172 @@
+"""The student's page of a class: type the code and a first name, then place the teacher's numbers.
+
+The page composes the shared board widget with Matematiko's pure view
+(:func:`mathgames.matematiko.view.render_grid`); the rules live in
+:mod:`mathgames.classroom.session`. The student's secret token is kept in the
+browser's local storage through the board widget's storage mechanism, so a
+reload (or a lost connection) rejoins the class with the grid as it was.
+``tests/classroom/test_classroom_pages.py`` drives it from Python.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import ipywidgets as w
+
+from mathgames.app.classroom_live import LiveFeed, classroom, query_value
+from mathgames.classroom.session import ClassState
+from mathgames.classroom.store import Event, normalize_code
+from mathgames.core.board_widget import BoardWidget
+from mathgames.core.errors import MathgamesError
+from mathgames.core.i18n import translator
+from mathgames.core.svg import esc
+from mathgames.matematiko.match import cell_index
+from mathgames.matematiko.view import render_grid
+
+__all__ = ["STORAGE_KEY", "JoinPage"]
+
+_ = translator("classroom")
+
+#: Where the browser keeps the student's pass for the class (local storage).
+STORAGE_KEY = "classroom-class"
+
+
+class JoinPage(w.VBox):
+    """Join a class by its code and play the teacher's Matematiko game on this device."""
+
+    def __init__(self, code: str | None = None) -> None:
+        self.room = classroom()
+        self.state: ClassState | None = None
+        self.pid = ""
+        self.token = ""
+        self.feed: LiveFeed | None = None
+        self.code_input = w.Text(value=code if code is not None else query_value("code"),
+                                 description=_("Class code"), placeholder="K3M9T")
+        self.name_input = w.Text(description=_("First name"), placeholder=_("your first name"))
+        self.join_button = w.Button(description=_("Join the class"), button_style="primary",
+                                     layout=w.Layout(width="auto"))
+        self.join_button.add_class("mg-join-button")
+        self.join_button.on_click(lambda _b: self.join_now(self.code_input.value,
+                                                           self.name_input.value))
+        self.form = w.VBox([w.HTML(f"<h2>{esc(_('Join a class'))}</h2>"), self.code_input,
+                            self.name_input, self.join_button])
+        self.form.add_class("mg-join-form")
+        self.message = w.HTML("")
+        self.message.add_class("mg-join-message")
+        self.status = w.HTML("")
+        self.status.add_class("mg-join-status")
+        self.board = BoardWidget(label=_("Your Matematiko grid"), storage_key=STORAGE_KEY)
+        self.board.layout.display = "none"
+        self.board.on_cell_click(self.click)
+        self.board.on_stored(self.rejoin)
+        self.leave_button = w.Button(description=_("Leave: join another class"),
+                                     layout=w.Layout(width="auto", display="none"))
+        self.leave_button.add_class("mg-leave-class")
+        self.leave_button.on_click(lambda _b: self.leave())
+        super().__init__([self.form, self.message, self.status, self.board, self.leave_button])
+        self.add_class("mg-join-page")
+
+    # -- joining -------------------------------------------------------------------------------
+    def join_now(self, code: str, name: str) -> None:
+        """Join the class ``code`` as ``name`` (what the Join button does)."""
+        try:
+            clean = normalize_code(code)
+            pid, token = self.room.join_class(clean, name)
+            state = self.room.load_class(clean)
+        except MathgamesError as error:
+            self.message.value = f'<p role="alert">{esc(str(error))}</p>'
+            return
+        self._enter(state, pid, token)
+
+    def rejoin(self, kept: str) -> None:
+        """Take back the seat this browser kept (on reload); refuse a pass that is not valid."""
+        try:
+            data = json.loads(kept)
+            state = self.room.load_class(data["code"])
+            self.room.check_student(state, data.get("pid"), data.get("token"))
+        except (MathgamesError, ValueError, KeyError, TypeError) as error:
+            self.message.value = f'<p role="alert">{esc(str(error))}</p>'
+            return
+        self._enter(state, data["pid"], data["token"])
+
+    def _enter(self, state: ClassState, pid: str, token: str) -> None:
+        self.state, self.pid, self.token = state, pid, token
+        self.board.storage_value = json.dumps({"code": state.code, "pid": pid, "token": token})
+        self.form.layout.display = "none"
+        self.board.layout.display = None
+        self.leave_button.layout.display = None
+        self.message.value = ""
+        if self.feed is not None:
+            self.feed.stop()
+        # A student's page changes only when the teacher calls (its own placements it makes).
+        self.feed = LiveFeed(self.room.store, state.code, state.seq, self._new_events,
+                             kinds=frozenset({"call"})).start()
+        self.redraw()
+
+    def leave(self) -> None:
+        """Forget this browser's pass (a shared device): show the form again."""
+        if self.feed is not None:
+            self.feed.stop()
+        self.state, self.pid, self.token, self.feed = None, "", "", None
+        self.board.storage_value = ""  # the browser drops its kept copy
+        self.board.layout.display = "none"
+        self.leave_button.layout.display = "none"
+        self.status.value = ""
+        self.form.layout.display = None
+
+    def _new_events(self, events: list[Event]) -> None:
+        if self.state is not None:
+            self.state.fold(events)
+            self.redraw()
+
+    # -- playing -------------------------------------------------------------------------------
+    def click(self, cell: str) -> None:
+        """Place the next called number in ``cell`` ("a1".."e5")."""
+        state = self.state
+        if state is None:
+            return
+        student = state.students[self.pid]
+        try:
+            self.state = self.room.place(state.code, self.pid, self.token, len(student.cells),
+                                         cell_index(cell), state=state)
+            self.message.value = ""
+        except MathgamesError as error:
+            self.state = self.room.load_class(state.code)
+            self.message.value = f'<p role="alert">{esc(str(error))}</p>'
+        self.redraw()
+
+    def redraw(self) -> None:
+        state = self.state
+        if state is None:
+            return
+        student = state.students[self.pid]
+        placed, called = len(student.cells), len(state.calls)
+        current = state.calls[placed] if placed < called else None
+        self.board.svg = render_grid(student.grid, current=current, code=state.code,
+                                     player=student.name, placing=current is not None,
+                                     calls=placed + 1 if current is not None else called)
+        if current is not None and called - placed > 1:
+            text = _("Place the {card}: {n} called numbers to place").format(
+                card=current, n=called - placed)
+        elif current is not None:
+            text = _("Place the {card}").format(card=current)
+        elif state.is_over:
+            standing = next(s for s in state.standings() if s.pid == self.pid)
+            text = _("Game over: {points} points, place {rank} of {n}").format(
+                points=standing.points, rank=standing.rank, n=len(state.students))
+        else:
+            text = _("Wait for the teacher's next number")
+        self.status.value = (f'<p class="mg-join-line" data-placed="{placed}" '
+                             f'data-called="{called}" style="font-size:22px">{esc(text)}</p>')
+
+    def close(self) -> None:
+        if self.feed is not None:
+            self.feed.stop()
+        super().close()
+
+
+def join_page(**options: Any) -> JoinPage:
+    """The join page's widget (what ``notebooks/join.ipynb`` shows)."""
+    return JoinPage(**options)

@@ -1,0 +1,155 @@
+"""What the class pages share on the Jupyter side: the store, live updates, addresses, QR codes.
+
+A kernel learns of other kernels' events with :class:`LiveFeed`, a task on the
+kernel's own asyncio event loop (the loop that also handles the browser's
+messages, so widget updates need no locks). The blocking :meth:`Store.wait`
+runs in a worker thread: with SQLite it polls every 0.1 s, with PostgreSQL it
+sleeps until a ``NOTIFY`` arrives. New events are handed to the page's callback
+on the event loop.
+
+>>> qr_svg("http://192.168.1.5:8866/voila/render/join.ipynb").startswith("<svg")
+True
+>>> join_address("http://127.0.0.1:8866/voila/render/teacher.ipynb?lang=en", "K3M9T",
+...               lan_host="10.0.0.7")
+'http://10.0.0.7:8866/voila/render/join.ipynb?lang=en&code=K3M9T'
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+import socket
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any
+from urllib.parse import parse_qs, urlsplit, urlunsplit
+
+from mathgames.classroom.service import Classroom
+from mathgames.classroom.store import Event, Store, open_store
+from mathgames.core.i18n import get_language
+
+__all__ = ["LiveFeed", "classroom", "join_address", "lan_address", "qr_svg", "query_value"]
+
+log = logging.getLogger("mathgames.classroom")
+
+_ROOM: Classroom | None = None
+
+
+def classroom() -> Classroom:
+    """The kernel's one :class:`Classroom` over the configured store (opened on first use)."""
+    global _ROOM
+    if _ROOM is None:
+        _ROOM = Classroom(open_store())
+    return _ROOM
+
+
+def query_value(name: str) -> str:
+    """A value of the page's query string (Voila hands it to the kernel), or ``""``.
+
+    >>> kept = os.environ.get("QUERY_STRING")
+    >>> os.environ["QUERY_STRING"] = "lang=en&code=K3M9T"
+    >>> query_value("code"), query_value("table")
+    ('K3M9T', '')
+    >>> if kept is None: del os.environ["QUERY_STRING"]
+    ... else: os.environ["QUERY_STRING"] = kept
+    """
+    values = parse_qs(os.environ.get("QUERY_STRING", "")).get(name, [])
+    return values[0][:40] if values else ""
+
+
+def lan_address() -> str | None:
+    """This machine's address on the local network (no packet is sent), if it has one."""
+    try:
+        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
+            probe.connect(("10.255.255.255", 1))
+            address = probe.getsockname()[0]
+    except OSError:
+        return None
+    return None if address.startswith("127.") else address
+
+
+def join_address(page_url: str, code: str, page: str = "join.ipynb",
+                 lan_host: str | None = None) -> str:
+    """The address students type: the join page of this server, carrying the code.
+
+    ``page_url`` is the teacher's page address (Voila's ``VOILA_REQUEST_URL``);
+    ``$MATHGAMES_PUBLIC_URL`` (the app's address as students reach it) wins
+    when set. A loopback host is replaced by this machine's network address.
+    """
+    public = os.environ.get("MATHGAMES_PUBLIC_URL", "").rstrip("/")
+    query = f"lang={get_language()}&code={code}"
+    if public:
+        return f"{public}/voila/render/{page}?{query}"
+    parts = urlsplit(page_url or "http://localhost:8866/voila/render/teacher.ipynb")
+    host, port = parts.hostname or "localhost", parts.port
+    if host in ("localhost", "127.0.0.1", "::1"):
+        host = lan_host or lan_address() or host
+    netloc = f"{host}:{port}" if port else host
+    path = parts.path.rsplit("/", 1)[0] + "/" + page
+    return urlunsplit((parts.scheme or "http", netloc, path, query, ""))
+
+
+def qr_svg(text: str) -> str:
+    """A QR code of ``text`` as an SVG document (the ``qrcode`` library)."""
+    import qrcode
+    import qrcode.image.svg
+
+    image = qrcode.make(text, image_factory=qrcode.image.svg.SvgPathImage, box_size=10,
+                        border=2)
+    svg = image.to_string(encoding="unicode")
+    return svg[svg.find("<svg"):]
+
+
+class LiveFeed:
+    """Calls ``on_events(events)`` on the kernel's event loop when a session's log grows.
+
+    ``after_seq`` is the last event the page has; the feed remembers the last
+    it delivered. With ``kinds`` it wakes only when an event of one of those types
+    comes (and then delivers every new event). :meth:`stop` ends it (a closed
+    page's kernel is culled anyway).
+    """
+
+    def __init__(self, store: Store, code: str, after_seq: int,
+                 on_events: Callable[[list[Event]], Any], timeout: float = 2.0,
+                 kinds: frozenset[str] | None = None) -> None:
+        self.store, self.code, self.seq = store, code, after_seq
+        self.kinds = kinds
+        self.on_events = on_events
+        self.timeout = timeout
+        self.running = False
+        self._task: asyncio.Task[None] | None = None
+        self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="mathgames-live")
+
+    def start(self) -> LiveFeed:
+        """Start watching (on the running or current event loop)."""
+        if not self.running:
+            self.running = True
+            loop = asyncio.get_event_loop()
+            self._task = loop.create_task(self._run())
+        return self
+
+    def stop(self) -> None:
+        self.running = False
+        if self._task is not None:
+            self._task.cancel()
+
+    async def _run(self) -> None:
+        loop = asyncio.get_running_loop()
+        while self.running:
+            try:
+                events = await loop.run_in_executor(self._pool, self.store.wait, self.code,
+                                                    self.seq, self.timeout, self.kinds)
+            except asyncio.CancelledError:
+                raise
+            except Exception:  # a lost database connection: log, wait, try again
+                log.exception("live feed of %s failed; retrying", self.code)
+                await asyncio.sleep(1.0)
+                continue
+            if not events or not self.running:
+                continue
+            self.seq = events[-1].seq
+            try:
+                self.on_events(events)
+            except Exception:  # a page's bug must not end the feed
+                log.exception("live feed of %s: the page failed on new events", self.code)

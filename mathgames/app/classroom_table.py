@@ -1,0 +1,350 @@
+"""A table for Halma, Chinese checkers or Triomino, played from each player's own device.
+
+A student opens a table (it gets its own code) or joins one by its code; 2-6
+seats are taken by students, and a bot takes each seat left empty when the game
+starts. Every move is checked by the game's rules core and appended to the
+table's log in the shared store; every page at the table follows the log live.
+The page composes the shared board widget with the games' pure views
+(:func:`mathgames.halma.view.render`, :func:`mathgames.triomino.view.table_svg`
+and ``rack_svg``) and never sends a player another player's Triomino tiles: the
+hands exist only in the kernels, rebuilt from the table's seed and moves.
+``tests/classroom/test_classroom_pages.py`` drives it from Python.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from typing import Any
+
+import ipywidgets as w
+
+from mathgames.app.classroom_live import LiveFeed, classroom, query_value
+from mathgames.classroom.session import TABLE_GAMES, TableState, triomino_text
+from mathgames.classroom.store import Event, normalize_code
+from mathgames.core.board_widget import BoardWidget
+from mathgames.core.errors import MathgamesError
+from mathgames.core.i18n import translator
+from mathgames.core.svg import PALETTE, esc
+
+__all__ = ["STORAGE_KEY", "TablePage"]
+
+_ = translator("classroom")
+
+#: Where the browser keeps the player's pass for the table (local storage).
+STORAGE_KEY = "classroom-table"
+#: How long a bot waits before it moves (so that people see the previous move).
+BOT_DELAY = 0.4
+
+
+def _game_title(game: str) -> str:
+    return {"halma": _("Halma"), "star": _("Chinese checkers"), "triomino": _("Triomino")}[game]
+
+
+class TablePage(w.VBox):
+    """Open or join a table, then play on this device."""
+
+    def __init__(self, table: str | None = None, class_code: str | None = None,
+                 settings: dict[str, Any] | None = None) -> None:
+        self.room = classroom()
+        self.state: TableState | None = None
+        self.pid = ""
+        self.token = ""
+        self.seat = -1
+        self.feed: LiveFeed | None = None
+        self.selected: str | None = None
+        self.tile: Any = None
+        self.rotation = 0
+        self.extra_settings = dict(settings or {})
+        self._bot_pending = False
+        # -- the forms
+        self.name_input = w.Text(description=_("First name"), placeholder=_("your first name"))
+        self.game_choice = w.Dropdown(options=[(_game_title(g), g) for g in TABLE_GAMES],
+                                      value="star", description=_("Game"))
+        self.seats_choice = w.Dropdown(options=[2, 3, 4, 6], value=2, description=_("Seats"))
+        self.game_choice.observe(lambda _c: self._game_changed(), "value")
+        self.class_input = w.Text(value=class_code if class_code is not None
+                                  else query_value("code"), description=_("Class code"),
+                                  placeholder=_("optional"))
+        self.open_button = w.Button(description=_("Open a table"), button_style="primary",
+                                     layout=w.Layout(width="auto"))
+        self.open_button.add_class("mg-open-table")
+        self.open_button.on_click(lambda _b: self.open_table())
+        self.table_input = w.Text(value=table if table is not None else query_value("table"),
+                                  description=_("Table code"))
+        self.join_button = w.Button(description=_("Join the table"), button_style="primary",
+                                     layout=w.Layout(width="auto"))
+        self.join_button.add_class("mg-join-table")
+        self.join_button.on_click(lambda _b: self.join_table(self.table_input.value))
+        self.form = w.VBox([
+            self.name_input,
+            w.HTML(f"<h3>{esc(_('Join a table'))}</h3>"), self.table_input, self.join_button,
+            w.HTML(f"<h3>{esc(_('Or open a new table'))}</h3>"), self.game_choice,
+            self.seats_choice, self.class_input, self.open_button])
+        self.form.add_class("mg-table-form")
+        # -- the table
+        self.info = w.HTML("")
+        self.info.add_class("mg-table-info")
+        self.start_button = w.Button(description=_("Start: bots take the empty seats"),
+                                     button_style="success", layout=w.Layout(width="auto"))
+        self.start_button.add_class("mg-start-table")
+        self.start_button.on_click(lambda _b: self.start())
+        self.message = w.HTML("")
+        self.message.add_class("mg-table-message")
+        self.status = w.HTML("")
+        self.status.add_class("mg-table-status")
+        self.board = BoardWidget(label=_("the table"), storage_key=STORAGE_KEY)
+        self.board.on_cell_click(self.click)
+        self.board.on_stored(self.rejoin)
+        self.rack = BoardWidget(label=_("Your tiles"))
+        self.rack.on_cell_click(self.pick_tile)
+        self.turn_button = w.Button(description=_("Turn the tile"))
+        self.draw_button = w.Button(description=_("Draw"))
+        self.pass_button = w.Button(description=_("Pass"))
+        self.next_button = w.Button(description=_("Next round"))
+        self.next_button.on_click(lambda _b: self.play_text("next"))
+        self.turn_button.on_click(lambda _b: self.turn())
+        self.draw_button.on_click(lambda _b: self.play_text("draw"))
+        self.pass_button.on_click(lambda _b: self.play_text("pass"))
+        self.triomino_box = w.VBox([self.rack, w.HBox([self.turn_button, self.draw_button,
+                                                       self.pass_button, self.next_button])])
+        self.playing = w.VBox([self.info, self.start_button, self.status, self.message,
+                               self.triomino_box])
+        self.playing.layout.display = "none"
+        self.board.layout.display = "none"
+        super().__init__([self.form, self.playing, self.board])
+        self.add_class("mg-table-page")
+
+    def _game_changed(self) -> None:
+        seats = TABLE_GAMES[self.game_choice.value]
+        self.seats_choice.options = list(seats)
+        self.seats_choice.value = seats[0]
+
+    def _fail(self, error: Exception) -> None:
+        self.message.value = f'<p role="alert">{esc(str(error))}</p>'
+
+    # -- sitting down --------------------------------------------------------------------------
+    def open_table(self) -> None:
+        """Open a new table and take its first seat."""
+        try:
+            class_code = self.class_input.value.strip()
+            code = self.room.open_table(self.game_choice.value, self.seats_choice.value,
+                                        normalize_code(class_code) if class_code else None,
+                                        **self.extra_settings)
+        except MathgamesError as error:
+            return self._fail(error)
+        self.join_table(code)
+        return None
+
+    def join_table(self, code: str) -> None:
+        """Take the first free seat at table ``code``."""
+        try:
+            pid, token, _seat = self.room.join_table(normalize_code(code), self.name_input.value)
+            state = self.room.load_table(normalize_code(code))
+        except MathgamesError as error:
+            return self._fail(error)
+        self._enter(state, pid, token)
+        return None
+
+    def rejoin(self, kept: str) -> None:
+        """Take back this browser's seat after a reload; refuse a pass that is not valid."""
+        try:
+            data = json.loads(kept)
+            state = self.room.load_table(data["code"])
+            self.room.check_player(state, data.get("pid"), data.get("token"))
+        except (MathgamesError, ValueError, KeyError, TypeError) as error:
+            return self._fail(error)
+        self._enter(state, data["pid"], data["token"])
+        return None
+
+    def _enter(self, state: TableState, pid: str, token: str) -> None:
+        self.state, self.pid, self.token = state, pid, token
+        self.seat = state.seat_of(pid) if state.seat_of(pid) is not None else -1
+        self.board.storage_value = json.dumps({"code": state.code, "pid": pid, "token": token})
+        self.form.layout.display = "none"
+        self.playing.layout.display = None
+        self.board.layout.display = None
+        self.message.value = ""
+        if self.feed is not None:
+            self.feed.stop()
+        self.feed = LiveFeed(self.room.store, state.code, state.seq, self._new_events).start()
+        self.redraw()
+
+    def _new_events(self, events: list[Event]) -> None:
+        if self.state is not None:
+            before = self.state.ply
+            self.state.fold(events)
+            if self.state.ply != before:
+                self.selected, self.tile = None, None
+            self.redraw()
+
+    def start(self) -> None:
+        """Start the game; bots take the empty seats."""
+        if self.state is None:
+            return
+        try:
+            self.state = self.room.start_table(self.state.code, self.pid, self.token,
+                                               state=self.state)
+        except MathgamesError as error:
+            self.state = self.room.load_table(self.state.code)
+            self._fail(error)
+        self.redraw()
+
+    # -- moving --------------------------------------------------------------------------------
+    def play_text(self, text: str) -> None:
+        """Play a move given as text (a Halma path, or a Triomino action)."""
+        state = self.state
+        if state is None:
+            return
+        try:
+            self.state = self.room.move(state.code, self.pid, self.token, text, state=state)
+            self.message.value = ""
+        except MathgamesError as error:
+            self.state = self.room.load_table(state.code)
+            self._fail(error)
+        self.selected, self.tile, self.rotation = None, None, 0
+        self.redraw()
+
+    def click(self, cell: str) -> None:
+        """A click on the board: choose a piece, then where it goes (or where a tile goes)."""
+        state = self.state
+        if state is None or not state.started or state.is_over or state.to_move != self.seat:
+            return
+        if state.is_triomino:
+            return self._place_tile(cell)
+        game = state.game
+        if self.selected is not None:
+            moves = game.moves_from(self.selected)
+            if cell in moves:
+                return self.play_text(str(moves[cell]))
+        self.selected = cell if game.owner(cell) == self.seat else None
+        self.redraw()
+        return None
+
+    def pick_tile(self, cell: str) -> None:
+        """Choose a tile of the rack (``t0-1-2``)."""
+        from mathgames.triomino.tiles import Tile
+
+        self.tile = Tile.parse(cell[1:])
+        self.rotation = 0
+        self.redraw()
+
+    def turn(self) -> None:
+        self.rotation = (self.rotation + 1) % 3
+        self.redraw()
+
+    def _place_tile(self, cell_text: str) -> None:
+        from mathgames.triomino.geometry import parse_cell
+
+        state = self.state
+        if state is None or self.tile is None:
+            self.message.value = f"<p>{esc(_('Choose a tile first'))}</p>"
+            return
+        cell = parse_cell(cell_text)
+        fitting = [p for p in state.game.legal_placements(self.tile) if p.cell == cell]
+        chosen = next((p for p in fitting if p.rotation == self.rotation), None)
+        if chosen is None and fitting:
+            chosen = fitting[0]
+        if chosen is None:
+            self.message.value = f"<p>{esc(_('That tile does not fit there'))}</p>"
+            return
+        self.play_text(triomino_text(("place", chosen)))
+
+    # -- bots ----------------------------------------------------------------------------------
+    def _schedule_bot(self) -> None:
+        state = self.state
+        if (state is None or self._bot_pending or not state.started or state.is_over
+                or not state.is_bot(state.to_move)):
+            return
+        self._bot_pending = True
+        asyncio.get_event_loop().call_later(BOT_DELAY, self._bot_turn)
+
+    def _bot_turn(self) -> None:
+        self._bot_pending = False
+        if self.state is None:
+            return
+        try:
+            self.state = self.room.bot_step(self.state)
+        except MathgamesError as error:  # should not happen: the bot plays legal moves
+            self._fail(error)
+        self.redraw()
+
+    # -- drawing -------------------------------------------------------------------------------
+    def redraw(self) -> None:
+        state = self.state
+        if state is None:
+            return
+        seats = []
+        for i, entry in enumerate(state.seats):
+            name = (_("bot") if entry and entry.get("bot") else entry["name"] if entry
+                    else _("empty seat"))
+            you = f" ({_('you')})" if i == self.seat else ""
+            turn = " ◀" if state.started and not state.is_over and state.to_move == i else ""
+            seats.append(f'<li data-seat="{i}" style="color:{PALETTE[i % len(PALETTE)]}">'
+                         f"{esc(name + you + turn)}</li>")
+        self.info.value = (
+            f'<p style="font-size:20px">{esc(_game_title(state.game_name))} · '
+            f'{esc(_("Table code"))} <b class="mg-table-code" style="font-size:32px;'
+            f'letter-spacing:4px">{esc(state.code)}</b></p><ol start="1">{"".join(seats)}</ol>')
+        self.start_button.layout.display = "none" if state.started else None
+        if not state.started:
+            text = _("Waiting for players: start when everyone is here")
+        elif state.is_over:
+            text = self._result_text()
+        elif state.to_move == self.seat:
+            text = _("Your turn")
+        else:
+            text = _("Waiting for the others")
+        self.status.value = (f'<p class="mg-table-line" data-ply="{state.ply}" '
+                             f'data-over="{int(state.is_over)}" data-turn="{state.to_move}" '
+                             f'style="font-size:22px">{esc(text)}</p>')
+        self.triomino_box.layout.display = None if state.is_triomino else "none"
+        if state.is_triomino:
+            self._draw_triomino(state)
+        else:
+            from mathgames.halma.view import render
+
+            self.board.svg = render(state.game, selected=self.selected,
+                                    show_target=state.started)
+        self._schedule_bot()
+
+    def _result_text(self) -> str:
+        state = self.state
+        assert state is not None
+        if state.is_triomino:
+            scores = state.game.scores
+            best = max(scores)
+            winners = [i for i, s in enumerate(scores) if s == best]
+        else:
+            winners = list(state.game.result().winners)
+        if not winners:
+            return _("Game over: a draw")
+        names = ", ".join(_("bot") if state.is_bot(i) else (state.seats[i] or {}).get("name", "")
+                          for i in winners)
+        return _("Game over: {names} won").format(names=names)
+
+    def _draw_triomino(self, state: TableState) -> None:
+        from mathgames.triomino.table import ORIGIN
+        from mathgames.triomino.view import rack_svg, table_svg
+
+        game = state.game
+        mine = (state.started and not state.is_over and state.to_move == self.seat
+                and game.phase == "play")
+        clickable: set[Any] = set()
+        if mine and self.tile is not None:
+            clickable = set(game.table.frontier()) if len(game.table) else {ORIGIN}
+        last = game.table.order[-1].cell if game.table.order else None
+        self.board.svg = table_svg(game.table, clickable=clickable, last=last,
+                                   title=_("Triomino table"))
+        hand = game.hand(self.seat) if self.seat >= 0 else []  # this player's tiles only
+        self.rack.svg = rack_svg(hand, selected=self.tile if mine else None,
+                                 rotation=self.rotation, title=_("Your tiles"))
+        self.draw_button.disabled = not (mine and game.can_draw())
+        self.pass_button.disabled = not (mine and game.can_pass())
+        self.next_button.layout.display = (
+            None if game.phase == "round_over" and state.to_move == self.seat else "none")
+
+    def close(self) -> None:
+        if self.feed is not None:
+            self.feed.stop()
+        super().close()

@@ -1,0 +1,351 @@
+"""The teacher's page: open a class, show the code for the projector, call the numbers, see results.
+
+The class is a log in the shared store (:mod:`mathgames.classroom`); this page
+appends the teacher's calls (checked against the teacher's token, which the
+browser keeps in local storage so that a reload resumes the class) and redraws
+when students join and place (:class:`~mathgames.app.classroom_live.LiveFeed`).
+After the 25th number it shows the ranking (shared ranks for ties), each grid,
+a chart of the class's scores beside a random player and the bots on the same
+numbers, and a CSV export. ``tests/classroom/test_classroom_pages.py`` drives it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import random
+from typing import Any
+from urllib.parse import quote
+
+import bqplot as bq
+import ipywidgets as w
+
+from mathgames.app.classroom_live import LiveFeed, classroom, join_address, qr_svg
+from mathgames.classroom.session import ClassState, bot_scores
+from mathgames.classroom.store import Event, normalize_code
+from mathgames.core.board_widget import BoardWidget
+from mathgames.core.errors import MathgamesError
+from mathgames.core.i18n import translator
+from mathgames.core.svg import esc
+from mathgames.matematiko.deck import DEAL_LENGTH
+from mathgames.matematiko.match import full_lines
+from mathgames.matematiko.odds import expected_random_score
+from mathgames.matematiko.view import render_grid
+
+__all__ = ["STORAGE_KEY", "TeacherPage", "random_scores"]
+
+_ = translator("classroom")
+
+#: Where the teacher's browser keeps the class code and the teacher's token.
+STORAGE_KEY = "classroom-teacher"
+STYLE = """<style>
+.mg-class-top-widget .widget-html-content, .mg-students .widget-html-content,
+.mg-call-progress .widget-html-content, .mg-ranking .widget-html-content { line-height: 1.3;
+  white-space: normal; }
+.mg-class-code { font-size: 88px; line-height: 1.1; font-weight: bold; letter-spacing: 10px;
+  font-family: "DejaVu Sans Mono", monospace; margin: 4px 0 10px; }
+.mg-class-top { display: flex; flex-wrap: wrap; gap: 24px; align-items: center; }
+.mg-class-top svg.mg-qr { width: 200px; height: 200px; }
+.mg-address { font-size: 22px; word-break: break-all; }
+.mg-students ul { columns: 4 180px; font-size: 19px; list-style: none; padding: 0; }
+.mg-students li { margin: 3px 0; }
+.mg-ranking table { border-collapse: collapse; font-size: 18px; }
+.mg-ranking td, .mg-ranking th { border: 1px solid #c8ced6; padding: 4px 10px; }
+.mg-grids { display: flex; flex-wrap: wrap; gap: 10px; }
+.mg-grids figure { margin: 0; width: 230px; }
+.mg-call-progress { font-size: 24px; }
+</style>"""
+
+
+def random_scores(calls: list[int], samples: int = 2000, seed: int = 0) -> list[int]:
+    """The scores of ``samples`` random players who place the same numbers anywhere.
+
+    >>> scores = random_scores(list(range(1, 14)) + list(range(1, 13)), samples=50)
+    >>> len(scores), min(scores) >= 0
+    (50, True)
+    """
+    rng = random.Random(seed)
+    grid = list(calls)
+    scores = []
+    for _k in range(samples):
+        rng.shuffle(grid)
+        scores.append(sum(line.points for _i, line in full_lines(grid)))
+    return scores
+
+
+class TeacherPage(w.VBox):
+    """Open a class and run a Matematiko game for it."""
+
+    def __init__(self) -> None:
+        self.room = classroom()
+        self.state: ClassState | None = None
+        self.token = ""
+        self.feed: LiveFeed | None = None
+        self._auto_run = 0
+        self.keeper = BoardWidget(label=_("class"), storage_key=STORAGE_KEY)
+        self.keeper.layout.display = "none"
+        self.keeper.on_stored(self.resume)
+        self.open_button = w.Button(description=_("Open a new class"), button_style="primary",
+                                     layout=w.Layout(width="auto"))
+        self.open_button.add_class("mg-open-class")
+        self.open_button.on_click(lambda _b: self.open_class())
+        self.top = w.HTML("")
+        self.top.add_class("mg-class-top-widget")
+        self.call_button = w.Button(description=_("Call the next number"),
+                                    button_style="success", layout=w.Layout(width="auto"))
+        self.call_button.add_class("mg-call-button")
+        self.call_button.on_click(lambda _b: self.call())
+        self.auto = w.Checkbox(value=False, description=_("Call a number every"), indent=False,
+                               layout=w.Layout(width="auto"))
+        self.auto.add_class("mg-auto-call")
+        self.seconds = w.BoundedIntText(value=20, min=3, max=300, description=_("seconds"),
+                                        layout=w.Layout(width="160px"))
+        self.auto.observe(lambda _c: self._auto_changed(), "value")
+        self.typed = w.BoundedIntText(value=1, min=1, max=13, description=_("Card"),
+                                      layout=w.Layout(width="140px"))
+        self.typed_button = w.Button(description=_("Call this card"),
+                                     layout=w.Layout(width="auto"))
+        self.typed_button.add_class("mg-call-typed")
+        self.typed_button.on_click(lambda _b: self.call(self.typed.value))
+        self.controls = w.VBox([
+            w.HBox([self.call_button, self.auto, self.seconds]),
+            w.HBox([w.HTML(esc(_("From a real deck:"))), self.typed, self.typed_button]),
+        ])
+        self.message = w.HTML("")
+        self.message.add_class("mg-teacher-message")
+        self.progress = w.HTML("")
+        self.progress.add_class("mg-call-progress")
+        self.students = w.HTML("")
+        self.students.add_class("mg-students")
+        self.ranking = w.HTML("")
+        self.ranking.add_class("mg-ranking")
+        self.grids = w.HTML("")
+        self.grids.add_class("mg-grids-widget")
+        self.export = w.HTML("")
+        self.export.add_class("mg-csv")
+        self.chart_box = w.VBox([])
+        self.tables = w.HTML("")
+        self.tables.add_class("mg-tables")
+        self.results = w.VBox([self.ranking, self.chart_box, self.grids, self.export])
+        self.results.add_class("mg-class-results")
+        self.game = w.VBox([self.top, self.controls, self.message, self.progress, self.students,
+                            self.results, self.tables])
+        self.game.layout.display = "none"
+        self._chart_for: tuple[int, ...] | None = None
+        super().__init__([w.HTML(STYLE), w.HBox([self.open_button]), self.keeper, self.game])
+        self.add_class("mg-teacher-page")
+
+    # -- the class -----------------------------------------------------------------------------
+    def open_class(self) -> None:
+        """Open a new class (what "Open a new class" does)."""
+        code, token = self.room.open_class()
+        self._enter(self.room.load_class(code), token)
+
+    def resume(self, kept: str) -> None:
+        """Take back the class this browser opened (after a reload)."""
+        try:
+            data = json.loads(kept)
+            state = self.room.load_class(normalize_code(data["code"]))
+            self.room.check_teacher(state, data.get("token"))
+        except (MathgamesError, ValueError, KeyError, TypeError) as error:
+            self.message.value = f'<p role="alert">{esc(str(error))}</p>'
+            return
+        self._enter(state, data["token"])
+
+    def _enter(self, state: ClassState, token: str) -> None:
+        self.state, self.token = state, token
+        self.keeper.storage_value = json.dumps({"code": state.code, "token": token})
+        self.game.layout.display = None
+        if self.feed is not None:
+            self.feed.stop()
+        self.feed = LiveFeed(self.room.store, state.code, state.seq, self._new_events).start()
+        address = join_address(os.environ.get("VOILA_REQUEST_URL", ""), state.code)
+        qr = qr_svg(address).replace("<svg", '<svg class="mg-qr" role="img" aria-label="'
+                                     + esc(_("QR code of the address")) + '"', 1)
+        self.top.value = (
+            '<div class="mg-class-top"><div>'
+            f'<div style="font-size:22px">{esc(_("Class code"))}</div>'
+            f'<div class="mg-class-code" data-code="{esc(state.code)}">{esc(state.code)}</div>'
+            f'<div class="mg-address">{esc(_("Students open"))} '
+            f'<a href="{esc(address)}" target="_blank">{esc(address)}</a></div></div>'
+            f"{qr}</div>")
+        asyncio.get_event_loop().create_task(self._watch_tables(state.code))
+        self.redraw()
+
+    def _new_events(self, _events: list[Event]) -> None:
+        if self.state is not None:
+            self.state = self.room.refresh(self.state)
+            self.redraw()
+
+    async def _watch_tables(self, code: str) -> None:
+        while self.state is not None and self.state.code == code:
+            try:
+                self.show_tables()
+            except Exception as error:  # the store is back soon; the page stays
+                self.tables.value = f"<p>{esc(str(error))}</p>"
+            await asyncio.sleep(3)
+
+    # -- calling -------------------------------------------------------------------------------
+    def call(self, card: int | None = None) -> None:
+        """Call the deck's next number, or ``card`` typed from a real deck."""
+        if self.state is None:
+            return
+        try:
+            self.state = self.room.call(self.state.code, self.token, card, state=self.state)
+            self.message.value = ""
+        except MathgamesError as error:
+            self.state = self.room.load_class(self.state.code)
+            self.message.value = f'<p role="alert">{esc(str(error))}</p>'
+        self.redraw()
+
+    def _auto_changed(self) -> None:
+        self._auto_run += 1
+        if self.auto.value:
+            asyncio.get_event_loop().create_task(self._auto_call(self._auto_run))
+
+    async def _auto_call(self, run: int) -> None:
+        while run == self._auto_run and self.state is not None and not self.state.is_over:
+            await asyncio.sleep(self.seconds.value)
+            if run == self._auto_run:
+                self.call()
+        if self.state is not None and self.state.is_over:
+            self.auto.value = False
+
+    # -- drawing -------------------------------------------------------------------------------
+    def redraw(self) -> None:
+        state = self.state
+        if state is None:
+            return
+        called = len(state.calls)
+        waiting = set(state.waiting())
+        if called:
+            head = _("Number {k} of 25: {card}").format(k=called, card=state.calls[-1])
+        else:
+            head = _("No number called yet")
+        placed = len(state.students) - len(waiting)
+        line = _("{placed} of {n} have placed it").format(placed=placed, n=len(state.students))
+        self.progress.value = (f'<p data-called="{called}" data-waiting="{len(waiting)}">'
+                               f"<b>{esc(head)}</b> · {esc(line)}</p>")
+        items = []
+        for student in state.students.values():
+            thinking = student.pid in waiting
+            mark = "…" if thinking else "✓"
+            label = _("thinking") if thinking else _("placed")
+            items.append(f'<li data-state="{"thinking" if thinking else "placed"}">'
+                         f'<span aria-label="{esc(label)}">{mark}</span> {esc(student.name)} '
+                         f"<small>({student.points})</small></li>")
+        title = _.ngettext("{n} student", "{n} students", len(state.students)).format(
+            n=len(state.students))
+        self.students.value = f"<h3>{esc(title)}</h3><ul>{''.join(items)}</ul>"
+        self.call_button.disabled = state.is_over
+        self.typed_button.disabled = state.is_over
+        if state.is_over:
+            self.show_results()
+
+    def show_results(self) -> None:
+        state = self.state
+        assert state is not None
+        rows = "".join(
+            f'<tr><td class="mg-rank">{s.rank}</td><td>{esc(s.name)}</td>'
+            f'<td class="mg-points">{s.points}</td></tr>' for s in state.standings())
+        self.ranking.value = (
+            f"<h3>{esc(_('Ranking'))}</h3><table><tr><th>{esc(_('Place'))}</th>"
+            f"<th>{esc(_('Name'))}</th><th>{esc(_('Points'))}</th></tr>{rows}</table>")
+        figures = "".join(
+            f'<figure>{render_grid(s.grid, placing=False, player=s.name)}</figure>'
+            for s in (state.students[x.pid] for x in state.standings()))
+        self.grids.value = f'<div class="mg-grids">{figures}</div>'
+        csv_link = "data:text/csv;charset=utf-8," + quote(state.csv())
+        self.export.value = (f'<a class="mg-csv-link" download="class-{esc(state.code)}.csv" '
+                             f'href="{esc(csv_link)}">{esc(_("Download the results (CSV)"))}</a>')
+        key = (len(state.students), *state.calls, *(s.points for s in state.standings()))
+        if key != self._chart_for:
+            self._chart_for = key
+            self.chart_box.children = [self.chart()]
+
+    def chart(self) -> w.Widget:
+        """The class's scores beside a random player and the bots on the same numbers."""
+        state = self.state
+        assert state is not None and len(state.calls) == DEAL_LENGTH
+        standings = state.standings()
+        names = [s.name for s in standings] or ["-"]
+        points = [s.points for s in standings] or [0]
+        bots = bot_scores(state.calls, seed=int(state.settings.get("seed", 0)))
+        mean = round(float(expected_random_score()), 1)
+        x, y = bq.OrdinalScale(), bq.LinearScale(min=0)
+        bars = bq.Bars(x=names, y=points, scales={"x": x, "y": y}, colors=["#0072B2"],
+                       labels=[_("class")])
+        marks: list[Any] = [bars]
+        lines = [(_("a random player on average (exact)"), mean, "#D55E00")]
+        lines += [(_("bot: {name}").format(name=name), float(score), colour)
+                  for (name, score), colour in zip(bots.items(),
+                                                   ("#999999", "#009E73", "#CC79A7"), strict=False)]
+        for label, value, colour in lines:
+            marks.append(bq.Lines(x=[names[0], names[-1]], y=[value, value],
+                                  scales={"x": x, "y": y}, colors=[colour], labels=[label],
+                                  stroke_width=3))
+        left = bq.Figure(marks=marks, axes=[bq.Axis(scale=x, label=_("student")),
+                                            bq.Axis(scale=y, orientation="vertical",
+                                                    label=_("points"))],
+                         title=_("The class's scores"),
+                         fig_margin={"top": 50, "bottom": 50, "left": 60, "right": 20},
+                         layout=w.Layout(width="560px", height="400px"))
+        sample = random_scores(state.calls, seed=int(state.settings.get("seed", 0)))
+        width = 10
+        counts: dict[int, int] = {}
+        for score in sample:
+            counts[score // width * width] = counts.get(score // width * width, 0) + 1
+        hx, hy = bq.LinearScale(min=0), bq.LinearScale(min=0)
+        keys = sorted(counts)
+        histogram = bq.Bars(x=keys, y=[counts[k] / len(sample) for k in keys],
+                            scales={"x": hx, "y": hy}, colors=["#E69F00"], padding=0.05,
+                            labels=[_("random placements of these numbers")],
+                            display_legend=True)
+        top = max(counts.values()) / len(sample)
+        class_marks = bq.Scatter(x=points, y=[top * 1.05] * len(points),
+                                 scales={"x": hx, "y": hy}, colors=["#0072B2"],
+                                 labels=[_("class")], display_legend=True)
+        right = bq.Figure(marks=[histogram, class_marks],
+                          axes=[bq.Axis(scale=hx, label=_("points")),
+                                bq.Axis(scale=hy, orientation="vertical", tick_format=".0%",
+                                        label=_("share of random players"))],
+                          title=_("A random player on the same numbers"),
+                          legend_location="top-left",
+                          fig_margin={"top": 50, "bottom": 50, "left": 70, "right": 20},
+                          layout=w.Layout(width="560px", height="400px"))
+        # The key of the lines as text below the chart (a legend box would cover the bars).
+        key = w.HTML("<ul class='mg-chart-key' style='list-style:none;padding:0;margin:0 0 0 "
+                     "60px;font-size:16px'>" + "".join(
+                         f"<li><span style='display:inline-block;width:28px;height:4px;"
+                         f"background:{colour};vertical-align:middle'></span> {esc(label)}: "
+                         f"<b>{value:g}</b></li>" for label, value, colour in lines) + "</ul>")
+        box = w.HBox([w.VBox([left, key]), right])
+        box.add_class("mg-class-chart")
+        return box
+
+    def show_tables(self) -> None:
+        state = self.state
+        if state is None:
+            return
+        rows = []
+        for table in self.room.tables_of(state.code):
+            players = ", ".join(
+                esc(s["name"]) if s and not s.get("bot") else esc(_("bot")) if s else "-"
+                for s in table.seats)
+            if table.is_over:
+                where = _("over")
+            elif table.started:
+                where = _("move {n}").format(n=table.ply + 1)
+            else:
+                where = _("waiting for players")
+            rows.append(f"<li><b>{esc(table.code)}</b> {esc(table.game_name)}: {players} "
+                        f"({esc(where)})</li>")
+        body = "".join(rows) or f"<li>{esc(_('No table yet'))}</li>"
+        self.tables.value = f"<h3>{esc(_('Tables of this class'))}</h3><ul>{body}</ul>"
+
+    def close(self) -> None:
+        if self.feed is not None:
+            self.feed.stop()
+        self.state = None
+        super().close()

@@ -1,0 +1,248 @@
+"""Checked actions on classes and tables: token, rules and order, then append.
+
+Every action a kernel takes for a browser goes through :class:`Classroom`: it
+reads the new events, checks the actor's token against the hash in the log,
+checks the action with the session logic (and so with the game's rules core),
+and appends it with the sequence number it has seen. When another kernel
+appended first, it reads again and checks again; a refused action raises a
+typed error with a message for the user and appends nothing.
+
+>>> import tempfile, pathlib
+>>> from mathgames.classroom.store import SqliteStore
+>>> room = Classroom(SqliteStore(pathlib.Path(tempfile.mkdtemp()) / "c.sqlite3"))
+>>> code, teacher = room.open_class(seed=3)
+>>> ann, ann_token = room.join_class(code, "Ann")
+>>> state = room.call(code, teacher)
+>>> state = room.place(code, ann, ann_token, 0, 12)
+>>> state.students[ann].grid[12] == state.calls[0]
+True
+>>> room.call(code, ann_token)
+Traceback (most recent call last):
+...
+mathgames.classroom.session.NotAllowedError: only the teacher may call numbers
+>>> room.store.close()
+"""
+
+from __future__ import annotations
+
+import random
+import secrets
+import time
+from collections.abc import Callable, Mapping
+from typing import Any, TypeVar
+
+from mathgames.classroom.session import (
+    TABLE_GAMES,
+    ClassState,
+    NotAllowedError,
+    TableState,
+    check_name,
+    shuffled_seed,
+)
+from mathgames.classroom.store import Store, StoreConflict, StoreError, normalize_code
+from mathgames.classroom.tokens import check_token, hash_token, new_token
+from mathgames.core.errors import IllegalMoveError
+from mathgames.core.i18n import translator
+
+__all__ = ["Classroom"]
+
+_ = translator("classroom")
+State = TypeVar("State", ClassState, TableState)
+MAX_TRIES = 200
+
+
+class Classroom:
+    """Classes and tables over one store (see the module's docstring)."""
+
+    def __init__(self, store: Store) -> None:
+        self.store = store
+
+    # -- reading -----------------------------------------------------------------------------
+    def load_class(self, code: str) -> ClassState:
+        """A class rebuilt from its log (raises for an unknown code or a table's code)."""
+        code = normalize_code(code)
+        info = self.store.session(code)
+        if info.kind != "class":
+            raise StoreError(_("{code} is a table, not a class").format(code=code))
+        return ClassState(code, info.settings).fold(self.store.events(code))
+
+    def load_table(self, code: str) -> TableState:
+        """A table rebuilt from its log."""
+        code = normalize_code(code)
+        info = self.store.session(code)
+        if info.kind != "table":
+            raise StoreError(_("{code} is a class, not a table").format(code=code))
+        return TableState(code, info.settings).fold(self.store.events(code))
+
+    def refresh(self, state: State) -> State:
+        """``state`` with the events appended since it was read."""
+        return state.fold(self.store.events(state.code, state.seq))
+
+    def tables_of(self, class_code: str) -> list[TableState]:
+        """The tables opened in a class, oldest first."""
+        return [self.load_table(info.code) for info in self.store.sessions("table")
+                if info.settings.get("class") == class_code]
+
+    # -- the one way to append ----------------------------------------------------------------
+    def _act(self, state: State, build: Callable[[State], Mapping[str, Any]],
+             reload: Callable[[str], State]) -> State:
+        for attempt in range(MAX_TRIES):
+            self.refresh(state)
+            event = build(state)  # checks who acts (raises NotAllowedError)
+            before = state.seq
+            if isinstance(state, ClassState):
+                # Try the event on a copy: after a conflict the state is still clean and
+                # only the new events need reading (a class has many writers at once).
+                trial = state.copy()
+                trial.apply(event)  # checks the rules; raises when refused
+            else:
+                trial = state
+                trial.apply(event)  # a table's core is costly to copy: rebuild on conflict
+            try:
+                trial.seq = self.store.append(state.code, before, event)
+            except StoreConflict:
+                if trial is state:
+                    state = reload(state.code)  # our event is not in the log: rebuild
+                # Many writers raced for one number: wait a moment, longer each time.
+                time.sleep(random.uniform(0, 0.002 * min(attempt + 1, 20)))
+                continue
+            return trial  # type: ignore[return-value]
+        raise StoreError("the store is too busy: try again")  # pragma: no cover
+
+    # -- a class -----------------------------------------------------------------------------
+    def open_class(self, seed: int | None = None) -> tuple[str, str]:
+        """Open a Matematiko class: its code and the teacher's secret token."""
+        token = new_token()
+        code = self.store.create("class", {"game": "matematiko",
+                                           "seed": shuffled_seed() if seed is None else seed})
+        self.store.append(code, 0, {"type": "open", "teacher_hash": hash_token(token)})
+        return code, token
+
+    def join_class(self, code: str, name: str) -> tuple[str, str]:
+        """Join a class by its code: the new student's id and secret token."""
+        state = self.load_class(code)
+        name = check_name(name)
+        pid, token = secrets.token_hex(6), new_token()
+        self._act(state, lambda _s: {"type": "join", "pid": pid, "name": name,
+                                     "token_hash": hash_token(token)}, self.load_class)
+        return pid, token
+
+    def check_student(self, state: ClassState, pid: object, token: object) -> None:
+        """Raise :class:`NotAllowedError` unless ``token`` is the student ``pid``'s."""
+        student = state.students.get(pid) if isinstance(pid, str) else None
+        if student is None or not check_token(token, student.token_hash):
+            raise NotAllowedError(_("this page's pass for the class is not valid: join again"))
+
+    def check_teacher(self, state: ClassState, token: object) -> None:
+        if not check_token(token, state.teacher_hash):
+            raise NotAllowedError(_("only the teacher may call numbers"))
+
+    def call(self, code: str, teacher_token: str, card: int | None = None,
+             state: ClassState | None = None) -> ClassState:
+        """The teacher calls a number: ``card`` typed from a real deck, or the class's next."""
+        def build(s: ClassState) -> dict[str, Any]:
+            self.check_teacher(s, teacher_token)
+            return {"type": "call", "card": s.next_card() if card is None else card}
+
+        return self._act(state or self.load_class(code), build, self.load_class)
+
+    def place(self, code: str, pid: str, token: str, index: int, cell: int,
+              state: ClassState | None = None) -> ClassState:
+        """A student places call number ``index`` (0-based) in ``cell`` (0-24)."""
+        def build(s: ClassState) -> dict[str, Any]:
+            self.check_student(s, pid, token)
+            return {"type": "place", "pid": pid, "index": index, "cell": cell}
+
+        return self._act(state or self.load_class(code), build, self.load_class)
+
+    # -- a table -----------------------------------------------------------------------------
+    def open_table(self, game: str, seats: int, class_code: str | None = None,
+                   **settings: Any) -> str:
+        """Open a table for ``game`` ("halma", "star" or "triomino") with ``seats`` seats.
+
+        ``settings`` may add ``move_limit``, ``placement`` (a custom Halma
+        position) or ``rules`` (a Triomino preset).
+        """
+        if game not in TABLE_GAMES or seats not in TABLE_GAMES[game]:
+            raise IllegalMoveError(_("this game is not played by {n} players").format(n=seats))
+        body = {"game": game, "seats": seats, "seed": shuffled_seed(), **settings}
+        if class_code:
+            body["class"] = normalize_code(class_code)
+        TableState("check", body)  # the rules core accepts these settings
+        return self.store.create("table", body)
+
+    def join_table(self, code: str, name: str, seat: int | None = None
+                   ) -> tuple[str, str, int]:
+        """Take a seat (the first free one by default): id, token and seat."""
+        state = self.load_table(code)
+        name = check_name(name)
+        pid, token = secrets.token_hex(6), new_token()
+
+        def build(s: TableState) -> dict[str, Any]:
+            free = s.free_seats()
+            if not free or s.started:
+                raise IllegalMoveError(_("this table has no free seat"))
+            return {"type": "join", "seat": free[0] if seat is None else seat, "pid": pid,
+                    "name": name, "token_hash": hash_token(token)}
+
+        state = self._act(state, build, self.load_table)
+        taken = state.seat_of(pid)
+        assert taken is not None
+        return pid, token, taken
+
+    def check_player(self, state: TableState, pid: object, token: object) -> int:
+        """The seat of ``pid`` if ``token`` is theirs; else :class:`NotAllowedError`."""
+        seat = state.seat_of(pid) if isinstance(pid, str) else None
+        if seat is None or not check_token(token, (state.seats[seat] or {}).get("token_hash")):
+            raise NotAllowedError(_("this page's pass for the table is not valid: join again"))
+        return seat
+
+    def start_table(self, code: str, pid: str, token: str, level: str = "greedy",
+                    state: TableState | None = None) -> TableState:
+        """A seated player starts the game; bots take the empty seats."""
+        state = state or self.load_table(code)
+        while True:
+            self.refresh(state)
+            free = state.free_seats()
+            if not free:
+                break
+            state = self._act(state, lambda s: (self.check_player(s, pid, token), {
+                "type": "bot", "seat": s.free_seats()[0], "level": level})[1], self.load_table)
+
+        def build(s: TableState) -> dict[str, Any]:
+            self.check_player(s, pid, token)
+            return {"type": "start"}
+
+        return self._act(state, build, self.load_table)
+
+    def move(self, code: str, pid: str, token: str, text: str,
+             state: TableState | None = None) -> TableState:
+        """A player's move (checked by the rules core) at their turn."""
+        def build(s: TableState) -> dict[str, Any]:
+            seat = self.check_player(s, pid, token)
+            if seat != s.to_move:
+                raise IllegalMoveError(_("it is not your turn"))
+            return {"type": "move", "seat": seat, "ply": s.ply, "move": text}
+
+        return self._act(state or self.load_table(code), build, self.load_table)
+
+    def bot_step(self, state: TableState) -> TableState:
+        """Play the bot's move if it is a bot's turn (any kernel at the table may)."""
+        self.refresh(state)
+        if not state.started or state.is_over or not state.is_bot(state.to_move):
+            return state
+        ply, seat, text = state.ply, state.to_move, state.bot_move()
+
+        def build(s: TableState) -> dict[str, Any]:
+            if s.ply != ply:  # someone else played it: nothing to do
+                raise _AlreadyPlayed
+            return {"type": "move", "seat": seat, "ply": ply, "move": text}
+
+        try:
+            return self._act(state, build, self.load_table)
+        except _AlreadyPlayed:
+            return self.load_table(state.code)
+
+
+class _AlreadyPlayed(Exception):
+    pass

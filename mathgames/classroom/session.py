@@ -1,0 +1,489 @@
+"""Classes and tables as pure functions of their event logs.
+
+A state is built by folding events: :meth:`ClassState.apply` and
+:meth:`TableState.apply` check one event against the state and either change
+the state or raise a typed error and change nothing. The same check runs
+before an event is appended (by :mod:`mathgames.classroom.service`) and when a
+kernel replays the log, so every kernel sees the same class.
+
+A Matematiko class:
+
+>>> from mathgames.classroom.tokens import hash_token
+>>> c = ClassState("K3M9T", {"game": "matematiko", "seed": 1})
+>>> c.apply({"type": "open", "teacher_hash": hash_token("t")})
+>>> c.apply({"type": "join", "pid": "p1", "name": "Ann", "token_hash": hash_token("a")})
+>>> c.apply({"type": "call", "card": 7})
+>>> c.apply({"type": "place", "pid": "p1", "index": 0, "cell": 12})
+>>> c.students["p1"].grid[12], c.waiting()
+(7, [])
+>>> c.apply({"type": "place", "pid": "p1", "index": 0, "cell": 3})
+Traceback (most recent call last):
+...
+mathgames.core.errors.IllegalMoveError: Ann has already placed number 1 of the calls
+"""
+
+from __future__ import annotations
+
+import contextlib
+import csv
+import io
+import random
+import unicodedata
+from collections import Counter
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from mathgames.core.errors import IllegalMoveError, InvalidMoveError, MathgamesError
+from mathgames.core.i18n import translator
+from mathgames.matematiko.deck import DEAL_LENGTH, shuffled_deck
+from mathgames.matematiko.match import full_lines
+from mathgames.matematiko.rules import CARD_VALUES, COPIES, GRID_SIZE
+
+__all__ = [
+    "MAX_NAME_CHARS",
+    "MAX_STUDENTS",
+    "TABLE_GAMES",
+    "ClassState",
+    "NotAllowedError",
+    "Standing",
+    "Student",
+    "TableState",
+    "check_name",
+    "rank",
+]
+
+_ = translator("classroom")
+
+MAX_STUDENTS = 40
+MAX_NAME_CHARS = 20
+CELLS = GRID_SIZE * GRID_SIZE
+#: Table games: the rules core's board or preset, and the seat counts it allows.
+TABLE_GAMES: dict[str, tuple[int, ...]] = {
+    "halma": (2, 3, 4), "star": (2, 3, 4, 6), "triomino": (2, 3, 4, 5, 6)}
+_NAME_PUNCTUATION = set(" -'.")
+
+
+class NotAllowedError(MathgamesError, PermissionError):
+    """An action without the right token, or by someone who may not take it."""
+
+
+def check_name(name: object) -> str:
+    """A first name, cleaned: 1-20 letters (any alphabet), spaces, ``-``, ``'`` or ``.``.
+
+    >>> check_name("  Zoë ")
+    'Zoë'
+    >>> check_name("<script>")
+    Traceback (most recent call last):
+    ...
+    mathgames.core.errors.InvalidMoveError: a name may have letters, spaces, - ' and . only
+    """
+    if not isinstance(name, str):
+        raise InvalidMoveError(_("a name is text"))
+    clean = " ".join(unicodedata.normalize("NFC", name).split())
+    if not clean:
+        raise InvalidMoveError(_("type your first name"))
+    if len(clean) > MAX_NAME_CHARS:
+        raise InvalidMoveError(
+            _("a name has at most {n} characters").format(n=MAX_NAME_CHARS))
+    if not all(ch.isalpha() or ch in _NAME_PUNCTUATION for ch in clean) or not any(
+            ch.isalpha() for ch in clean):
+        raise InvalidMoveError(_("a name may have letters, spaces, - ' and . only"))
+    return clean
+
+
+def _field(event: Mapping[str, Any], key: str, kind: type | tuple[type, ...]) -> Any:
+    value = event.get(key)
+    if not isinstance(value, kind) or isinstance(value, bool):
+        raise InvalidMoveError(f"event field {key!r} is missing or has the wrong type")
+    return value
+
+
+# -- the Matematiko class ------------------------------------------------------------------------
+
+@dataclass
+class Student:
+    """One student of a class: a name, the hash of their token, their placements."""
+
+    pid: str
+    name: str
+    token_hash: str
+    cells: list[int] = field(default_factory=list)  # the cell of each call, in calling order
+    grid: list[int | None] = field(default_factory=lambda: [None] * CELLS)
+
+    @property
+    def points(self) -> int:
+        """Points of the lines filled so far (the final score once the grid is full)."""
+        return sum(line.points for _index, line in full_lines(self.grid))
+
+
+@dataclass(frozen=True)
+class Standing:
+    """A place in the ranking: ``rank`` is shared by equal scores (1, 1, 3, ...)."""
+
+    rank: int
+    pid: str
+    name: str
+    points: int
+
+
+def rank(scores: Iterable[tuple[str, str, int]]) -> list[Standing]:
+    """Rank ``(pid, name, points)`` by points, best first; equal points share a rank.
+
+    >>> [(s.name, s.rank) for s in rank([("a", "Ann", 80), ("b", "Ben", 120), ("c", "Cy", 80)])]
+    [('Ben', 1), ('Ann', 2), ('Cy', 2)]
+    """
+    ordered = sorted(scores, key=lambda s: (-s[2], s[1].casefold(), s[0]))
+    standings = []
+    for i, (pid, name, points) in enumerate(ordered):
+        place = standings[-1].rank if i and ordered[i - 1][2] == points else i + 1
+        standings.append(Standing(place, pid, name, points))
+    return standings
+
+
+class ClassState:
+    """A Matematiko class: the teacher calls 25 numbers, every student places them.
+
+    Events (all plain JSON): ``open`` (the teacher's token hash), ``join`` (a
+    student: id, name, token hash), ``call`` (a number), ``place`` (a student's
+    cell for call number ``index``; calls are placed in order, so a late joiner
+    places the numbers called so far one by one).
+    """
+
+    def __init__(self, code: str, settings: Mapping[str, Any] | None = None) -> None:
+        self.code = code
+        self.settings = dict(settings or {})
+        self.seq = 0
+        self.teacher_hash: str | None = None
+        self.students: dict[str, Student] = {}
+        self.calls: list[int] = []
+
+    # -- reading -----------------------------------------------------------------------------
+    @property
+    def is_over(self) -> bool:
+        """All 25 numbers are called."""
+        return len(self.calls) >= DEAL_LENGTH
+
+    def waiting(self) -> list[str]:
+        """The ids of students who still have a called number to place."""
+        return [pid for pid, s in self.students.items() if len(s.cells) < len(self.calls)]
+
+    def student_by_name(self, name: str) -> Student | None:
+        """The student with this name (compared without case), if any."""
+        key = name.casefold()
+        return next((s for s in self.students.values() if s.name.casefold() == key), None)
+
+    def next_card(self) -> int:
+        """The number the class's shuffled deck calls next (cards called by hand are skipped).
+
+        >>> c = ClassState("K3M9T", {"seed": 5}); c.next_card() == shuffled_deck(5)[0]
+        True
+        """
+        left = Counter(self.calls)
+        for card in shuffled_deck(int(self.settings.get("seed", 0))):
+            if left[card]:
+                left[card] -= 1
+            else:
+                return card
+        raise IllegalMoveError(_("every card of the deck is called"))  # pragma: no cover
+
+    def standings(self) -> list[Standing]:
+        """The ranking by points (shared ranks for ties)."""
+        return rank((s.pid, s.name, s.points) for s in self.students.values())
+
+    def csv(self) -> str:
+        """The results as CSV: rank, name, points, then the 25 cells row by row.
+
+        >>> c = ClassState("K3M9T"); c.csv().splitlines()[0][:24]
+        'rank,name,points,placed,'
+        """
+        out = io.StringIO()
+        writer = csv.writer(out, lineterminator="\n")
+        columns = "abcde"
+        writer.writerow(["rank", "name", "points", "placed",
+                         *(f"{columns[i % 5]}{i // 5 + 1}" for i in range(CELLS))])
+        for standing in self.standings():
+            student = self.students[standing.pid]
+            name = student.name
+            if name[:1] in "=+-@":  # a spreadsheet must not read a name as a formula
+                name = "'" + name
+            writer.writerow([standing.rank, name, standing.points, len(student.cells),
+                             *("" if v is None else v for v in student.grid)])
+        return out.getvalue()
+
+    # -- changing ----------------------------------------------------------------------------
+    def copy(self) -> ClassState:
+        """An independent copy (to try an event on before it is appended)."""
+        other = ClassState(self.code, self.settings)
+        other.seq, other.teacher_hash, other.calls = self.seq, self.teacher_hash, list(self.calls)
+        other.students = {pid: Student(s.pid, s.name, s.token_hash, list(s.cells), list(s.grid))
+                          for pid, s in self.students.items()}
+        return other
+
+    def apply(self, event: Mapping[str, Any]) -> None:
+        """Check ``event`` and apply it; raise a typed error and change nothing if it is wrong."""
+        if not isinstance(event, Mapping):
+            raise InvalidMoveError("an event is a dict")
+        kind = event.get("type")
+        if kind == "open":
+            if self.teacher_hash is not None:
+                raise IllegalMoveError("this class is open already")
+            self.teacher_hash = _field(event, "teacher_hash", str)
+        elif kind == "join":
+            pid, name = _field(event, "pid", str), check_name(event.get("name"))
+            token_hash = _field(event, "token_hash", str)
+            if pid in self.students:
+                raise IllegalMoveError(f"student id {pid} is taken")
+            if self.student_by_name(name):
+                raise IllegalMoveError(
+                    _("{name} is in this class already: choose another name").format(name=name))
+            if len(self.students) >= MAX_STUDENTS:
+                raise IllegalMoveError(
+                    _("this class is full ({n} students)").format(n=MAX_STUDENTS))
+            self.students[pid] = Student(pid, name, token_hash)
+        elif kind == "call":
+            card = _field(event, "card", int)
+            if self.is_over:
+                raise IllegalMoveError(_("all 25 numbers are called"))
+            if card not in CARD_VALUES:
+                raise InvalidMoveError(_("{card} is not a card: 1 to 13").format(card=card))
+            if self.calls.count(card) >= COPIES:
+                raise IllegalMoveError(
+                    _("the {card} was called four times already").format(card=card))
+            self.calls.append(card)
+        elif kind == "place":
+            student = self.students.get(_field(event, "pid", str))
+            index, cell = _field(event, "index", int), _field(event, "cell", int)
+            if student is None:
+                raise IllegalMoveError("no such student")
+            if index < len(student.cells):
+                raise IllegalMoveError(f"{student.name} has already placed number {index + 1} "
+                                       "of the calls")
+            if index != len(student.cells) or index >= len(self.calls):
+                raise IllegalMoveError(f"number {index + 1} is not {student.name}'s to place")
+            if not 0 <= cell < CELLS or student.grid[cell] is not None:
+                raise IllegalMoveError(_("that cell is taken"))
+            student.cells.append(cell)
+            student.grid[cell] = self.calls[index]
+        else:
+            raise InvalidMoveError(f"unknown class event {str(kind)[:20]!r}")
+
+    def fold(self, events: Iterable[Any]) -> ClassState:
+        """Apply stored events (objects with ``seq`` and ``data``) in order; skip bad ones."""
+        for event in events:
+            if event.seq <= self.seq:
+                continue
+            # An event appended without a check (never by our service) is ignored by everyone.
+            with contextlib.suppress(MathgamesError):
+                self.apply(event.data)
+            self.seq = event.seq
+        return self
+
+
+# -- tables ------------------------------------------------------------------------------------
+
+def _table_game(settings: Mapping[str, Any]) -> Any:
+    game, seats = settings.get("game"), settings.get("seats")
+    if game not in TABLE_GAMES or seats not in TABLE_GAMES[game]:
+        raise InvalidMoveError(f"no table for {game!r} with {seats!r} seats")
+    if game == "triomino":
+        from mathgames.triomino.game import Game as TriominoGame
+
+        return TriominoGame(settings.get("rules", "pressman"), seats,
+                            seed=int(settings.get("seed", 0)), history=False)
+    from mathgames.halma.game import Game as HalmaGame
+
+    limit = settings.get("move_limit")
+    placement = settings.get("placement")
+    if placement:
+        return HalmaGame.custom(game, seats, {int(p): list(cells) for p, cells
+                                              in placement.items()}, move_limit=limit)
+    return HalmaGame(game, seats, move_limit=limit)
+
+
+def triomino_action(game: Any, text: str) -> Any:
+    """An action of the Triomino core from its text: ``draw``, ``pass`` or
+    ``place <tile> <x> <y> <rotation>``."""
+    from mathgames.triomino.table import Placement
+
+    if text in ("draw", "pass"):
+        return (text, None)
+    parts = text.split()
+    if len(parts) != 5 or parts[0] != "place":
+        raise InvalidMoveError(f"{text[:40]!r} is not a Triomino action")
+    try:
+        data = [parts[1], int(parts[2]), int(parts[3]), int(parts[4])]
+    except ValueError:
+        raise InvalidMoveError(f"{text[:40]!r} is not a Triomino action") from None
+    return ("place", Placement.from_list(data))
+
+
+def triomino_text(action: Any) -> str:
+    """The text of a Triomino core action (see :func:`triomino_action`)."""
+    kind, placement = action
+    if kind != "place":
+        return kind
+    tile, x, y, rotation = placement.to_list()
+    return f"place {tile} {x} {y} {rotation}"
+
+
+class TableState:
+    """A table: seats taken by students or bots, then the moves of a rules core.
+
+    Events: ``join`` (a seat: id, name, token hash), ``bot`` (a seat for a bot),
+    ``start``, ``move`` (the seat, the ply it is for, the move's text). A move is
+    checked by the game's rules core (Halma, Chinese checkers, Triomino) before
+    it is appended; replaying the moves rebuilds the position.
+
+    >>> t = TableState("T4KEY", {"game": "star", "seats": 2})
+    >>> t.apply({"type": "join", "seat": 0, "pid": "a", "name": "Ann", "token_hash": "h"})
+    >>> t.apply({"type": "bot", "seat": 1, "level": "greedy"}); t.apply({"type": "start"})
+    >>> t.apply({"type": "move", "seat": 1, "ply": 0, "move": "pass"})
+    Traceback (most recent call last):
+    ...
+    mathgames.core.errors.IllegalMoveError: it is not your turn
+    """
+
+    def __init__(self, code: str, settings: Mapping[str, Any]) -> None:
+        self.code = code
+        self.settings = dict(settings)
+        self.game_name: str = self.settings.get("game", "")
+        self.game = _table_game(self.settings)
+        self.seats: list[dict[str, Any] | None] = [None] * int(self.settings["seats"])
+        self.started = False
+        self.seq = 0
+        self.moves: list[str] = []
+
+    @property
+    def is_triomino(self) -> bool:
+        return self.game_name == "triomino"
+
+    @property
+    def to_move(self) -> int:
+        """The seat whose turn it is."""
+        return self.game.current if self.is_triomino else self.game.to_move
+
+    @property
+    def ply(self) -> int:
+        return len(self.moves)
+
+    @property
+    def is_over(self) -> bool:
+        if self.is_triomino:
+            return self.game.phase == "game_over"
+        return self.game.is_over()
+
+    def seat_of(self, pid: str) -> int | None:
+        """The seat a participant holds (None if none)."""
+        return next((i for i, s in enumerate(self.seats) if s and s.get("pid") == pid), None)
+
+    def free_seats(self) -> list[int]:
+        return [i for i, s in enumerate(self.seats) if s is None]
+
+    def is_bot(self, seat: int) -> bool:
+        entry = self.seats[seat]
+        return bool(entry and entry.get("bot"))
+
+    def apply(self, event: Mapping[str, Any]) -> None:
+        """Check ``event`` and apply it, or raise a typed error and change nothing."""
+        if not isinstance(event, Mapping):
+            raise InvalidMoveError("an event is a dict")
+        kind = event.get("type")
+        if kind in ("join", "bot"):
+            seat = _field(event, "seat", int)
+            if self.started:
+                raise IllegalMoveError(_("the game at this table has begun"))
+            if seat not in range(len(self.seats)) or self.seats[seat] is not None:
+                raise IllegalMoveError(_("that seat is taken"))
+            if kind == "join":
+                pid, name = _field(event, "pid", str), check_name(event.get("name"))
+                if self.seat_of(pid) is not None:
+                    raise IllegalMoveError("this player has a seat already")
+                self.seats[seat] = {"pid": pid, "name": name,
+                                    "token_hash": _field(event, "token_hash", str)}
+            else:
+                self.seats[seat] = {"bot": True, "level": str(event.get("level", "greedy"))[:12]}
+        elif kind == "start":
+            if self.started:
+                raise IllegalMoveError(_("the game at this table has begun"))
+            if self.free_seats():
+                raise IllegalMoveError(_("every seat needs a player or a bot"))
+            if not any(s and not s.get("bot") for s in self.seats):
+                raise IllegalMoveError(_("a table needs at least one student"))
+            self.started = True
+        elif kind == "move":
+            seat, ply = _field(event, "seat", int), _field(event, "ply", int)
+            text = _field(event, "move", str)
+            if not self.started:
+                raise IllegalMoveError(_("the game has not begun"))
+            if self.is_over:
+                raise IllegalMoveError(_("the game is over"))
+            if ply != self.ply:
+                raise IllegalMoveError(_("that move is not for this turn"))
+            if seat != self.to_move:
+                raise IllegalMoveError(_("it is not your turn"))
+            if self.is_triomino and self.game.phase == "round_over":
+                if text != "next":
+                    raise IllegalMoveError(_("the round is over"))
+                self.game.next_round()
+            elif self.is_triomino:
+                action = triomino_action(self.game, text)
+                if action[0] == "place":
+                    self.game.check(action[1])
+                self.game.apply(action)
+            else:
+                self.game.play(text)
+            self.moves.append(text)
+        else:
+            raise InvalidMoveError(f"unknown table event {str(kind)[:20]!r}")
+
+    def fold(self, events: Iterable[Any]) -> TableState:
+        """Apply stored events in order; skip bad ones (never appended by the service)."""
+        for event in events:
+            if event.seq <= self.seq:
+                continue
+            with contextlib.suppress(MathgamesError, ValueError):
+                self.apply(event.data)
+            self.seq = event.seq
+        return self
+
+    def bot_move(self) -> str:
+        """The move of the bot whose turn it is, as text (seeded by the table and ply)."""
+        seat = self.to_move
+        entry = self.seats[seat] or {}
+        seed = int(self.settings.get("seed", 0)) * 1000 + self.ply
+        if self.is_triomino and self.game.phase == "round_over":
+            return "next"
+        if self.is_triomino:
+            from mathgames.triomino.bots import make_bot as make_triomino_bot
+
+            bot = make_triomino_bot(entry.get("level", "greedy"), seed=seed)
+            return triomino_text(bot.choose(self.game))
+        from mathgames.halma.bots import GreedyBot, RandomBot
+
+        bot = (RandomBot if entry.get("level") == "random" else GreedyBot)(seed=seed)
+        return str(bot.choose(self.game))
+
+
+def bot_scores(calls: Sequence[int], seed: int = 0) -> dict[str, int]:
+    """What the random, greedy and strong bots score on the same numbers.
+
+    >>> scores = bot_scores(list(range(1, 14)) + list(range(1, 13)))
+    >>> sorted(scores)
+    ['greedy', 'random', 'strong']
+    """
+    from mathgames.matematiko.bots import make_bot, play_deal
+
+    if len(calls) != DEAL_LENGTH:
+        return {}
+    result = {}
+    for name in ("random", "greedy", "strong"):
+        options: dict[str, object] = {"seed": seed} if name == "random" else {}
+        grid = play_deal(make_bot(name, **options), list(calls))
+        result[name] = sum(line.points for _index, line in full_lines(grid))
+    return result
+
+
+def shuffled_seed() -> int:
+    """A fresh seed for a class deck or a table (from the operating system)."""
+    return random.SystemRandom().randrange(1 << 62)

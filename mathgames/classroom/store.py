@@ -1,0 +1,492 @@
+"""The shared store: every class and table is an append-only log of events.
+
+Kernels never talk to each other: each one reads and appends to one store.
+A *session* (a class or a table) has a short code, a kind and settings; its
+events are numbered 1, 2, 3, ... and :meth:`Store.append` takes the number the
+writer expects to follow (``expected_seq``, the last it has seen): when another
+writer took that place first, the append is refused with :class:`StoreConflict`
+and the writer re-reads, re-validates and tries again. Nothing is lost and
+every reader sees the same order.
+
+Two backends share the interface and the schema:
+
+- :class:`SqliteStore`, the default: one file in the server's data folder, in
+  WAL mode with a busy timeout, one transaction per append; waiters poll.
+- :class:`PostgresStore`: a PostgreSQL database (psycopg 3); an append sends
+  ``NOTIFY`` and waiters ``LISTEN``, so they wake at once.
+
+:func:`open_store` picks one from a URL or the ``MATHGAMES_STORE`` setting.
+
+>>> import tempfile, pathlib
+>>> store = SqliteStore(pathlib.Path(tempfile.mkdtemp()) / "class.sqlite3")
+>>> code = store.create("class", {"game": "matematiko"})
+>>> store.append(code, 0, {"type": "call", "card": 7})
+1
+>>> store.append(code, 0, {"type": "call", "card": 9})
+Traceback (most recent call last):
+...
+mathgames.classroom.store.StoreConflict: event 1 of session ... is taken: read again and retry
+>>> [e.data["card"] for e in store.events(code)]
+[7]
+>>> store.close()
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import secrets
+import sqlite3
+import threading
+import time
+from abc import ABC, abstractmethod
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from mathgames.core.errors import MathgamesError
+
+__all__ = [
+    "CODE_ALPHABET",
+    "CODE_LENGTH",
+    "Event",
+    "PostgresStore",
+    "SessionInfo",
+    "SqliteStore",
+    "Store",
+    "StoreConflict",
+    "StoreError",
+    "UnknownSessionError",
+    "default_sqlite_path",
+    "new_code",
+    "normalize_code",
+    "open_store",
+]
+
+#: Letters and digits of codes: no 0/O, 1/I/L, 5/S, 2/Z, 8/B to mix up on a projector.
+CODE_ALPHABET = "ACDEFGHJKMNPQRTUVWXY34679"
+CODE_LENGTH = 5
+#: The longest event accepted (JSON characters): a move or a name is far shorter.
+MAX_EVENT_CHARS = 4000
+_NOTIFY_CHANNEL = "mathgames_events"
+
+
+class StoreError(MathgamesError):
+    """The store refused an operation (a bad code, an oversized event...)."""
+
+
+class UnknownSessionError(StoreError, KeyError):
+    """No class or table has this code."""
+
+    def __str__(self) -> str:
+        return str(self.args[0]) if self.args else "unknown session"
+
+
+class StoreConflict(StoreError):
+    """Another writer appended first: read the new events, check again, retry."""
+
+
+@dataclass(frozen=True)
+class Event:
+    """One event of a session's log: its number, its data and when it was stored."""
+
+    seq: int
+    data: dict[str, Any]
+    created: float = 0.0
+
+
+@dataclass(frozen=True)
+class SessionInfo:
+    """A session's code, kind (``"class"`` or ``"table"``) and settings."""
+
+    code: str
+    kind: str
+    settings: dict[str, Any] = field(default_factory=dict)
+    created: float = 0.0
+
+
+def new_code() -> str:
+    """A fresh random session code.
+
+    >>> len(new_code()) == CODE_LENGTH and set(new_code()) <= set(CODE_ALPHABET)
+    True
+    """
+    return "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
+
+
+def normalize_code(text: object) -> str:
+    """The canonical form of a typed code: upper case, no spaces or dashes.
+
+    >>> normalize_code(" k3-9ty ")
+    'K39TY'
+    >>> normalize_code("AB")
+    Traceback (most recent call last):
+    ...
+    mathgames.classroom.store.StoreError: 'AB' is not a code: a code has 5 letters and digits
+    """
+    if not isinstance(text, str) or len(text) > 40:
+        raise StoreError("a code is a short text")
+    clean = "".join(ch for ch in text.upper() if ch not in " -_\t")
+    if len(clean) != CODE_LENGTH or not set(clean) <= set(CODE_ALPHABET):
+        raise StoreError(f"{text.strip()!r} is not a code: a code has {CODE_LENGTH} "
+                         "letters and digits")
+    return clean
+
+
+def _wanted(events: list[Event], kinds: frozenset[str] | None) -> bool:
+    return kinds is None or any(e.data.get("type") in kinds for e in events)
+
+
+def _dump(data: Mapping[str, Any]) -> str:
+    if not isinstance(data, Mapping):
+        raise StoreError("an event is a dict")
+    text = json.dumps(dict(data), separators=(",", ":"), sort_keys=True)
+    if len(text) > MAX_EVENT_CHARS:
+        raise StoreError(f"an event of {len(text)} characters is too long")
+    return text
+
+
+class Store(ABC):
+    """The store interface: sessions with append-only, numbered event logs."""
+
+    #: how a kernel learns of new events: "poll" or "notify"
+    wakeup = "poll"
+
+    @abstractmethod
+    def _insert_session(self, code: str, kind: str, settings: str, created: float) -> bool:
+        """Insert a session; False when the code is taken."""
+
+    @abstractmethod
+    def session(self, code: str) -> SessionInfo:
+        """The session with this code (raises :class:`UnknownSessionError`)."""
+
+    @abstractmethod
+    def sessions(self, kind: str | None = None) -> list[SessionInfo]:
+        """Every session (of one kind), oldest first."""
+
+    @abstractmethod
+    def append(self, code: str, expected_seq: int, event: Mapping[str, Any]) -> int:
+        """Append ``event`` as number ``expected_seq + 1`` and return that number.
+
+        Raises :class:`StoreConflict` when the log already has more than
+        ``expected_seq`` events, :class:`UnknownSessionError` for an unknown code.
+        """
+
+    @abstractmethod
+    def events(self, code: str, after_seq: int = 0) -> list[Event]:
+        """The events numbered above ``after_seq``, in order."""
+
+    @abstractmethod
+    def wait(self, code: str, after_seq: int, timeout: float,
+             kinds: frozenset[str] | None = None) -> list[Event]:
+        """The events above ``after_seq``, waiting up to ``timeout`` s for one to come.
+
+        With ``kinds``, wait until one of the new events has a ``type`` in ``kinds``
+        (all the new events are returned): a student's page need not wake for
+        every classmate's placement.
+        """
+
+    def close(self) -> None:  # noqa: B027 - optional for backends without resources
+        """Release connections."""
+
+    def create(self, kind: str, settings: Mapping[str, Any] | None = None) -> str:
+        """Create a session and return its fresh code."""
+        if kind not in ("class", "table"):
+            raise StoreError(f"unknown session kind {kind!r}")
+        text = _dump(settings or {})
+        for _attempt in range(50):
+            code = new_code()
+            if self._insert_session(code, kind, text, time.time()):
+                return code
+        raise StoreError("no free code found")  # pragma: no cover - 25**5 codes
+
+    def last_seq(self, code: str) -> int:
+        """The number of the last event (0 for none)."""
+        found = self.events(code)
+        return found[-1].seq if found else 0
+
+    def __enter__(self) -> Store:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+# -- SQLite ------------------------------------------------------------------------------------
+
+_SQLITE_SCHEMA = """
+CREATE TABLE IF NOT EXISTS sessions (
+    code TEXT PRIMARY KEY, kind TEXT NOT NULL, settings TEXT NOT NULL, created REAL NOT NULL);
+CREATE TABLE IF NOT EXISTS events (
+    code TEXT NOT NULL REFERENCES sessions(code), seq INTEGER NOT NULL,
+    data TEXT NOT NULL, created REAL NOT NULL, PRIMARY KEY (code, seq)) WITHOUT ROWID;
+"""
+
+
+def default_sqlite_path() -> Path:
+    """Where the default store lives: the Jupyter server's data folder.
+
+    ``$MATHGAMES_DATA_DIR`` if set, else ``$JUPYTER_DATA_DIR/mathgames``, else
+    ``$XDG_DATA_HOME/jupyter/mathgames`` (``~/.local/share/jupyter/mathgames``).
+    """
+    if os.environ.get("MATHGAMES_DATA_DIR"):
+        folder = Path(os.environ["MATHGAMES_DATA_DIR"])
+    elif os.environ.get("JUPYTER_DATA_DIR"):
+        folder = Path(os.environ["JUPYTER_DATA_DIR"]) / "mathgames"
+    else:
+        base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
+        folder = Path(base) / "jupyter" / "mathgames"
+    return folder / "classroom.sqlite3"
+
+
+class SqliteStore(Store):
+    """The embedded store: one SQLite file, safe for many kernels writing at once.
+
+    WAL mode lets readers go on while one writer appends; ``busy_timeout``
+    makes a writer wait for another instead of failing; every append is one
+    ``BEGIN IMMEDIATE`` transaction that checks the last number and inserts.
+    """
+
+    wakeup = "poll"
+
+    def __init__(self, path: str | Path | None = None, poll_interval: float = 0.1) -> None:
+        self.path = Path(path) if path is not None else default_sqlite_path()
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        self.poll_interval = poll_interval
+        self._lock = threading.RLock()
+        self._db = sqlite3.connect(self.path, timeout=30, isolation_level=None,
+                                   check_same_thread=False)
+        self._db.execute("PRAGMA busy_timeout = 30000")
+        self._db.execute("PRAGMA journal_mode = WAL")
+        self._db.execute("PRAGMA synchronous = NORMAL")
+        self._db.execute("PRAGMA foreign_keys = ON")
+        with self._lock:
+            self._db.executescript(_SQLITE_SCHEMA)
+
+    def __repr__(self) -> str:
+        return f"SqliteStore({str(self.path)!r})"
+
+    def close(self) -> None:
+        with self._lock:
+            self._db.close()
+
+    def _insert_session(self, code: str, kind: str, settings: str, created: float) -> bool:
+        with self._lock:
+            try:
+                self._db.execute("INSERT INTO sessions VALUES (?, ?, ?, ?)",
+                                 (code, kind, settings, created))
+            except sqlite3.IntegrityError:
+                return False
+            return True
+
+    def session(self, code: str) -> SessionInfo:
+        with self._lock:
+            row = self._db.execute("SELECT code, kind, settings, created FROM sessions "
+                                   "WHERE code = ?", (code,)).fetchone()
+        if row is None:
+            raise UnknownSessionError(f"no class or table has the code {code!r}")
+        return SessionInfo(row[0], row[1], json.loads(row[2]), row[3])
+
+    def sessions(self, kind: str | None = None) -> list[SessionInfo]:
+        with self._lock:
+            rows = self._db.execute(
+                "SELECT code, kind, settings, created FROM sessions "
+                "WHERE ? IS NULL OR kind = ? ORDER BY created, code", (kind, kind)).fetchall()
+        return [SessionInfo(r[0], r[1], json.loads(r[2]), r[3]) for r in rows]
+
+    def append(self, code: str, expected_seq: int, event: Mapping[str, Any]) -> int:
+        text = _dump(event)
+        with self._lock:
+            db = self._db
+            db.execute("BEGIN IMMEDIATE")
+            try:
+                if db.execute("SELECT 1 FROM sessions WHERE code = ?", (code,)).fetchone() is None:
+                    raise UnknownSessionError(f"no class or table has the code {code!r}")
+                (last,) = db.execute("SELECT coalesce(max(seq), 0) FROM events WHERE code = ?",
+                                     (code,)).fetchone()
+                if last != expected_seq:
+                    raise StoreConflict(f"event {expected_seq + 1} of session {code} is taken: "
+                                        "read again and retry")
+                db.execute("INSERT INTO events VALUES (?, ?, ?, ?)",
+                           (code, expected_seq + 1, text, time.time()))
+                db.execute("COMMIT")
+            except BaseException:
+                db.execute("ROLLBACK")
+                raise
+        return expected_seq + 1
+
+    def events(self, code: str, after_seq: int = 0) -> list[Event]:
+        with self._lock:
+            rows = self._db.execute("SELECT seq, data, created FROM events WHERE code = ? "
+                                    "AND seq > ? ORDER BY seq", (code, after_seq)).fetchall()
+        return [Event(r[0], json.loads(r[1]), r[2]) for r in rows]
+
+    def wait(self, code: str, after_seq: int, timeout: float,
+             kinds: frozenset[str] | None = None) -> list[Event]:
+        deadline = time.monotonic() + timeout
+        while True:
+            found = self.events(code, after_seq)
+            if found and _wanted(found, kinds):
+                return found
+            left = deadline - time.monotonic()
+            if left <= 0:
+                return []
+            time.sleep(min(self.poll_interval, left))
+
+
+# -- PostgreSQL --------------------------------------------------------------------------------
+
+_PG_SCHEMA = """
+CREATE TABLE IF NOT EXISTS mathgames_sessions (
+    code text PRIMARY KEY, kind text NOT NULL, settings text NOT NULL,
+    created double precision NOT NULL);
+CREATE TABLE IF NOT EXISTS mathgames_events (
+    code text NOT NULL REFERENCES mathgames_sessions(code), seq integer NOT NULL,
+    data text NOT NULL, created double precision NOT NULL, PRIMARY KEY (code, seq));
+"""
+
+
+# One statement, one round trip: insert number ``expected + 1`` only if the log ends at
+# ``expected`` (two racing writers meet the primary key), and notify in the same transaction.
+_PG_APPEND = """
+WITH added AS (
+    INSERT INTO mathgames_events (code, seq, data, created)
+    SELECT %(code)s, %(seq)s, %(data)s, %(created)s
+    WHERE (SELECT coalesce(max(seq), 0) FROM mathgames_events WHERE code = %(code)s)
+          = %(expected)s
+    RETURNING seq)
+SELECT seq, pg_notify(%(channel)s, %(payload)s) FROM added
+"""
+
+
+class PostgresStore(Store):
+    """The store for several servers: one PostgreSQL database (psycopg 3).
+
+    An append inserts number ``expected_seq + 1`` after checking the last
+    number; two writers racing for the same number meet the primary key, and
+    the loser gets :class:`StoreConflict`. The same transaction sends
+    ``NOTIFY`` with the session's code, which wakes every :meth:`wait`.
+    """
+
+    wakeup = "notify"
+
+    def __init__(self, url: str) -> None:
+        import psycopg  # only needed when a school points the setting at PostgreSQL
+
+        self._psycopg = psycopg
+        self.url = url
+        self._lock = threading.RLock()
+        self._listen_lock = threading.Lock()
+        # Autocommit: every read and every append is one statement, one round trip.
+        self._db = psycopg.connect(url, autocommit=True)
+        with self._lock, self._db.transaction():
+            # Many kernels may start at once: one creates the tables, the others wait.
+            self._db.execute("SELECT pg_advisory_xact_lock(727272)")
+            self._db.execute(_PG_SCHEMA)
+        self._listener: Any = None
+
+    def __repr__(self) -> str:
+        return "PostgresStore(...)"
+
+    def close(self) -> None:
+        with self._lock:
+            self._db.close()
+        if self._listener is not None:
+            self._listener.close()
+
+    def _insert_session(self, code: str, kind: str, settings: str, created: float) -> bool:
+        errors = self._psycopg.errors
+        with self._lock:
+            try:
+                self._db.execute("INSERT INTO mathgames_sessions VALUES (%s, %s, %s, %s)",
+                                 (code, kind, settings, created))
+            except errors.UniqueViolation:
+                return False
+            return True
+
+    def session(self, code: str) -> SessionInfo:
+        with self._lock:
+            row = self._db.execute("SELECT code, kind, settings, created FROM mathgames_sessions "
+                                   "WHERE code = %s", (code,)).fetchone()
+        if row is None:
+            raise UnknownSessionError(f"no class or table has the code {code!r}")
+        return SessionInfo(row[0], row[1], json.loads(row[2]), row[3])
+
+    def sessions(self, kind: str | None = None) -> list[SessionInfo]:
+        with self._lock:
+            rows = self._db.execute(
+                "SELECT code, kind, settings, created FROM mathgames_sessions "
+                "WHERE %s::text IS NULL OR kind = %s ORDER BY created, code",
+                (kind, kind)).fetchall()
+        return [SessionInfo(r[0], r[1], json.loads(r[2]), r[3]) for r in rows]
+
+    def append(self, code: str, expected_seq: int, event: Mapping[str, Any]) -> int:
+        text = _dump(event)
+        errors = self._psycopg.errors
+        with self._lock:
+            try:
+                row = self._db.execute(_PG_APPEND, {
+                    "code": code, "seq": expected_seq + 1, "data": text, "created": time.time(),
+                    "expected": expected_seq, "channel": _NOTIFY_CHANNEL,
+                    "payload": f"{code} {str(event.get('type', ''))[:20]}"}).fetchone()
+            except errors.UniqueViolation:
+                row = None
+            except errors.ForeignKeyViolation:
+                raise UnknownSessionError(f"no class or table has the code {code!r}") from None
+        if row is None:
+            raise StoreConflict(f"event {expected_seq + 1} of session {code} is taken: "
+                                "read again and retry")
+        return expected_seq + 1
+
+    def events(self, code: str, after_seq: int = 0) -> list[Event]:
+        with self._lock:
+            rows = self._db.execute(
+                "SELECT seq, data, created FROM mathgames_events WHERE code = %s AND seq > %s "
+                "ORDER BY seq", (code, after_seq)).fetchall()
+        return [Event(r[0], json.loads(r[1]), r[2]) for r in rows]
+
+    def _listen(self) -> Any:
+        if self._listener is None:
+            self._listener = self._psycopg.connect(self.url, autocommit=True)
+            self._listener.execute(f"LISTEN {_NOTIFY_CHANNEL}")
+        return self._listener
+
+    def wait(self, code: str, after_seq: int, timeout: float,
+             kinds: frozenset[str] | None = None) -> list[Event]:
+        deadline = time.monotonic() + timeout
+        with self._listen_lock:
+            listener = self._listen()  # listening before the first read: no event slips by
+            found = self.events(code, after_seq)
+            while not (found and _wanted(found, kinds)):
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    return []
+                for note in listener.notifies(timeout=left, stop_after=1):
+                    session, _, kind = note.payload.partition(" ")
+                    if session == code and (kinds is None or kind in kinds):
+                        found = self.events(code, after_seq)
+            return found
+
+
+def open_store(url: str | None = None) -> Store:
+    """The store a setting names: ``postgresql://...``, ``sqlite:///path`` or a file path.
+
+    Without a URL, ``$MATHGAMES_STORE`` decides; without that, the default SQLite
+    file in the server's data folder (:func:`default_sqlite_path`) is used.
+
+    >>> import tempfile, os
+    >>> store = open_store("sqlite:///" + os.path.join(tempfile.mkdtemp(), "x.sqlite3"))
+    >>> type(store).__name__, store.wakeup
+    ('SqliteStore', 'poll')
+    >>> store.close()
+    """
+    url = url if url is not None else os.environ.get("MATHGAMES_STORE", "")
+    if url.startswith(("postgresql://", "postgres://")):
+        return PostgresStore(url)
+    if url.startswith("sqlite:///"):
+        return SqliteStore(url[len("sqlite:///") - 1:] if url.startswith("sqlite:////")
+                           else url[len("sqlite:///"):])
+    if url.startswith("sqlite:"):
+        raise StoreError(f"{url!r}: write sqlite:///relative/path or sqlite:////absolute/path")
+    return SqliteStore(url or None)

@@ -1,0 +1,219 @@
+"""End to end in Chromium: a class game, a table with a bot, and a forged pass.
+
+A Voila server of its own (the ``make app`` command) with its store in a
+temporary SQLite file (``MATHGAMES_STORE``), so that the test can also read the
+log that the pages' kernels write. Every page has its own browser context: its
+own local storage, as on the students' own devices.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from mathgames.classroom.service import Classroom
+from mathgames.classroom.store import open_store
+from mathgames.halma.bots import GreedyBot
+from mathgames.matematiko.match import cell_name
+from tests.conftest import ARTIFACTS, NOTEBOOKS, ROOT, Server, wait_rendered
+
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
+
+TIMEOUT = 90_000
+SHOTS = ARTIFACTS / "screenshots"
+DOCS = ROOT / "docs" / "screenshots"
+
+
+@pytest.fixture(scope="module")
+def classroom_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, str]]:
+    """A server whose kernels share a fresh SQLite store: (address, store URL)."""
+    folder = tmp_path_factory.mktemp("classroom")
+    served = folder / "notebooks"
+    shutil.copytree(NOTEBOOKS, served)
+    store_url = f"sqlite:///{folder / 'classroom.sqlite3'}"
+    kept = os.environ.get("MATHGAMES_STORE")
+    os.environ["MATHGAMES_STORE"] = store_url
+    try:
+        server = Server(served, ARTIFACTS / "classroom-server.log")
+    finally:
+        if kept is None:
+            del os.environ["MATHGAMES_STORE"]
+        else:
+            os.environ["MATHGAMES_STORE"] = kept
+    try:
+        server.wait_ready()
+        yield server.url, store_url
+    finally:
+        server.stop()
+
+
+@pytest.fixture
+def device(browser: Any) -> Iterator[Any]:
+    """``device()`` opens a page in a browser context of its own (its own local storage)."""
+    contexts = []
+
+    def open_device() -> Any:
+        context = browser.new_context(viewport={"width": 1280, "height": 900})
+        context.set_default_timeout(TIMEOUT)
+        contexts.append(context)
+        page = context.new_page()
+        page.mg_errors = []
+        page.on("pageerror", lambda error: page.mg_errors.append(str(error)))
+        return page
+
+    yield open_device
+    for context in contexts:
+        context.close()
+
+
+def open_page(page: Any, base: str, notebook: str, query: str, wait_for: str) -> Any:
+    page.goto(f"{base}/voila/render/{notebook}?lang=en{query}", wait_until="domcontentloaded")
+    wait_rendered(page, wait_for)
+    return page
+
+
+def keep_screenshot(page: Any, name: str) -> None:
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SHOTS / name))  # a page (its viewport) or one element
+    if os.environ.get("MATHGAMES_UPDATE_SCREENSHOTS") == "1":
+        DOCS.mkdir(parents=True, exist_ok=True)
+        shutil.copy(SHOTS / name, DOCS / name)
+
+
+def join_class(page: Any, base: str, code: str, name: str) -> None:
+    open_page(page, base, "join.ipynb", f"&code={code}", ".mg-join-button")
+    page.locator(".mg-join-form input").nth(1).fill(name)
+    page.locator(".mg-join-form input").nth(1).press("Enter")  # the value reaches the kernel
+    page.locator(".mg-join-button").click()
+    page.wait_for_selector(".mg-join-line", state="visible")
+
+
+def status(page: Any) -> tuple[int, int]:
+    line = page.locator(".mg-join-line")
+    return int(line.get_attribute("data-placed")), int(line.get_attribute("data-called"))
+
+
+def wait_status(page: Any, placed: int, called: int) -> None:
+    page.wait_for_selector(f'.mg-join-line[data-placed="{placed}"][data-called="{called}"]')
+
+
+def test_a_whole_class_game_with_a_reload(classroom_server: tuple[str, str], device: Any) -> None:
+    base, store_url = classroom_server
+    teacher = open_page(device(), base, "teacher.ipynb", "", ".mg-open-class")
+    teacher.locator(".mg-open-class").click()
+    teacher.wait_for_selector(".mg-class-code", state="visible")
+    code = teacher.locator(".mg-class-code").get_attribute("data-code")
+    assert teacher.locator(".mg-class-top svg.mg-qr").count() == 1
+    assert f"code={code}" in teacher.locator(".mg-address a").get_attribute("href")
+    names = ["Ann", "Ben", "Cy"]
+    students = [device() for _ in names]
+    for page, name in zip(students, names, strict=True):
+        join_class(page, base, code, name)
+    teacher.wait_for_function("() => document.querySelectorAll('.mg-students li').length === 3")
+    for k in range(25):
+        teacher.locator(".mg-call-button").click()
+        for i, page in enumerate(students):
+            wait_status(page, k, k + 1)
+            page.locator(f'.mathgames-board [data-cell="{cell_name((k * 7 + i) % 25)}"]').click()
+            wait_status(page, k + 1, k + 1)
+        teacher.wait_for_selector(f'.mg-call-progress p[data-called="{k + 1}"][data-waiting="0"]')
+        if k == 11:
+            keep_screenshot(teacher, "classroom_teacher.png")
+            keep_screenshot(students[0], "classroom_student.png")
+            students[1].reload(wait_until="domcontentloaded")  # Ben rejoins with his grid
+            wait_rendered(students[1], ".mg-join-line")
+            wait_status(students[1], 12, 12)
+            assert students[1].locator(".mathgames-board .mg-number").count() == 12
+    teacher.wait_for_selector(".mg-ranking .mg-rank")
+    assert teacher.locator(".mg-ranking .mg-rank").count() == 3
+    teacher.wait_for_selector(".mg-class-chart", state="visible")
+    assert teacher.locator(".mg-csv-link").get_attribute("href").startswith("data:text/csv")
+    for page in students:
+        page.wait_for_selector('.mg-join-line:has-text("Game over")')
+    teacher.wait_for_timeout(1000)  # let the charts draw
+    keep_screenshot(teacher.locator(".mg-class-results"), "classroom_results.png")
+    # what the pages showed is what the log says
+    store = open_store(store_url)
+    try:
+        state = Classroom(store).load_class(code)
+    finally:
+        store.close()
+    assert state.is_over and sorted(s.name for s in state.students.values()) == names
+    ranks = [int(teacher.locator(".mg-ranking .mg-points").nth(i).text_content())
+             for i in range(3)]
+    assert ranks == [s.points for s in state.standings()]
+    for page in (teacher, *students):
+        assert page.mg_errors == []
+
+
+# A short race: Ann's target camp is full but for one hole, her last piece three rows away.
+SHORT_STAR = {"0": ["a17", "a16", "b16", "a15", "b15", "c15", "a14", "b14", "c14", "e11"],
+              "1": ["h8"], "2": ["e8"]}
+
+
+def test_two_students_play_chinese_checkers_with_a_bot(classroom_server: tuple[str, str],
+                                                       device: Any) -> None:
+    base, store_url = classroom_server
+    store = open_store(store_url)
+    room = Classroom(store)
+    code = room.open_table("star", 3, placement=SHORT_STAR, move_limit=80)
+    players = [device(), device()]
+    for page, name in zip(players, ["Ann", "Ben"], strict=True):
+        open_page(page, base, "table.ipynb", f"&table={code}", ".mg-join-table")
+        page.locator(".mg-table-form input").first.fill(name)
+        page.locator(".mg-table-form input").first.press("Enter")
+        page.locator(".mg-join-table").click()
+        page.wait_for_selector(".mg-table-line", state="visible")
+    players[0].locator(".mg-start-table").click()
+    try:
+        for _turn in range(200):
+            state = room.load_table(code)
+            for page in players:  # every device shows the same move
+                page.wait_for_selector(f'.mg-table-line[data-ply="{state.ply}"]')
+            if state.is_over:
+                break
+            if state.is_bot(state.to_move):
+                players[0].wait_for_selector(f'.mg-table-line[data-ply="{state.ply + 1}"]')
+                continue
+            page = players[state.to_move]
+            move = GreedyBot(seed=state.ply).choose(state.game)
+            page.locator(f'.mathgames-board [data-cell="{move.start}"]').click()
+            page.locator(f'.mathgames-board [data-cell="{move.end}"]').click()
+            page.wait_for_selector(f'.mg-table-line[data-ply="{state.ply + 1}"]')
+        final = room.load_table(code)
+    finally:
+        store.close()
+    assert final.is_over and final.is_bot(2)
+    assert len(final.moves) >= 3  # the bot in seat 3 moved too
+    for page in players:
+        page.wait_for_selector('.mg-table-line[data-over="1"]:has-text("Game over")')
+        assert page.mg_errors == []
+
+
+def test_a_forged_pass_from_a_page_script_is_refused(classroom_server: tuple[str, str],
+                                                    device: Any) -> None:
+    base, store_url = classroom_server
+    store = open_store(store_url)
+    room = Classroom(store)
+    code, teacher_token = room.open_class(seed=9)
+    victim, _victim_token = room.join_class(code, "Vera")
+    room.call(code, teacher_token)
+    page = device()
+    join_class(page, base, code, "Mallory")
+    # A script on the page swaps in the victim's id with a made-up token, then reloads.
+    page.evaluate("""([code, pid]) => localStorage.setItem('mathgames:classroom-class',
+        JSON.stringify({code: code, pid: pid, token: 'made-up'}))""", [code, victim])
+    page.reload(wait_until="domcontentloaded")
+    wait_rendered(page, ".mg-join-message [role=alert]")
+    assert "not valid" in page.locator(".mg-join-message").text_content()
+    assert page.locator(".mathgames-board .mg-number").count() == 0
+    try:
+        state = room.load_class(code)
+    finally:
+        store.close()
+    assert state.students[victim].cells == []  # nothing was placed for Vera
+    assert "Mallory" in {s.name for s in state.students.values()}

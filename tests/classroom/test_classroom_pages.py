@@ -1,0 +1,258 @@
+"""The class pages driven from Python, as a browser would, with live updates on an event loop."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import threading
+from collections.abc import Callable
+
+import pytest
+
+import mathgames.app.classroom_live as live
+from mathgames.app.classroom_join import JoinPage
+from mathgames.app.classroom_table import TablePage
+from mathgames.app.classroom_teacher import TeacherPage
+from mathgames.matematiko.match import cell_name
+
+
+@pytest.fixture
+def in_thread(store_url: str, monkeypatch: pytest.MonkeyPatch) -> Callable[..., None]:
+    """Run a test's body in a thread with an event loop of its own (as a kernel has), on a
+    fresh store (both backends). Its own thread: Playwright's loop may be running in this one."""
+    monkeypatch.setenv("MATHGAMES_STORE", store_url)
+    monkeypatch.setattr(live, "_ROOM", None)
+
+    def run(body: Callable[[asyncio.AbstractEventLoop], None]) -> None:
+        failure: list[BaseException] = []
+
+        def main() -> None:
+            event_loop = asyncio.new_event_loop()
+            asyncio.set_event_loop(event_loop)
+            try:
+                body(event_loop)
+            except BaseException as error:
+                failure.append(error)
+            finally:
+                for task in asyncio.all_tasks(event_loop):
+                    task.cancel()
+                event_loop.run_until_complete(asyncio.sleep(0.05))
+                event_loop.close()
+                if live._ROOM is not None:
+                    live._ROOM.store.close()
+
+        thread = threading.Thread(target=main)
+        thread.start()
+        thread.join()
+        if failure:
+            raise failure[0]
+
+    return run
+
+
+def run_until(loop: asyncio.AbstractEventLoop, done: Callable[[], bool],
+              timeout: float = 20) -> None:
+    """Let the live feeds run until ``done()`` holds (fails after ``timeout`` s)."""
+    end = loop.time() + timeout
+    while not done():
+        if loop.time() > end:
+            raise AssertionError("the pages did not catch up")
+        loop.run_until_complete(asyncio.sleep(0.05))
+
+
+def test_a_class_game_across_pages_with_a_reload(in_thread: Callable[..., None]) -> None:
+    def body(loop: asyncio.AbstractEventLoop) -> None:
+        teacher = TeacherPage()
+        teacher.open_class()
+        code = teacher.state.code
+        assert code in teacher.top.value and "<svg" in teacher.top.value  # code and QR code
+        students = [JoinPage(code=code) for _ in range(3)]
+        for page, name in zip(students, ["Ann", "Ben", "Cy"], strict=True):
+            page.name_input.value = name
+            page.join_button.click()
+            assert page.state is not None, page.message.value
+        run_until(loop, lambda: len(teacher.state.students) == 3)
+        assert "Ann" in teacher.students.value
+        for k in range(25):
+            teacher.call_button.click()
+            run_until(loop, lambda k=k: all(len(p.state.calls) == k + 1 for p in students))
+            assert 'data-state="thinking"' in teacher.students.value or k > 0
+            for i, page in enumerate(students):
+                page.board.click_cell(cell_name((k + i) % 25))
+            if k == 10:  # Ben reloads: a new page gets the kept pass from the browser
+                kept = students[1].board.storage_value
+                students[1].close()
+                students[1] = JoinPage(code="")
+                students[1].board.offer_stored(kept)
+                assert students[1].state.students[students[1].pid].cells == list(
+                    range(1, 12))
+            run_until(loop, lambda: not teacher.state.waiting())
+        assert teacher.state.is_over and "mg-rank" in teacher.ranking.value
+        assert teacher.chart_box.children and "data:text/csv" in teacher.export.value
+        assert "Game over" in students[0].status.value
+        assert teacher.state.csv().count("\n") == 4
+
+    in_thread(body)
+
+
+def test_a_forged_pass_is_refused(in_thread: Callable[..., None]) -> None:
+    def body(loop: asyncio.AbstractEventLoop) -> None:
+        teacher = TeacherPage()
+        teacher.open_class()
+        ann = JoinPage(code=teacher.state.code)
+        ann.name_input.value = "Ann"
+        ann.join_button.click()
+        forged = json.loads(ann.board.storage_value) | {"token": "forged"}
+        intruder = JoinPage(code="")
+        intruder.board.offer_stored(json.dumps(forged))
+        assert intruder.state is None and "not valid" in intruder.message.value
+        thief = TeacherPage()
+        thief.resume(json.dumps({"code": teacher.state.code, "token": ann.token}))
+        assert thief.state is None and "only the teacher" in thief.message.value
+
+    in_thread(body)
+
+
+def test_late_joiner_places_the_numbers_called_so_far(in_thread: Callable[..., None]) -> None:
+    def body(loop: asyncio.AbstractEventLoop) -> None:
+        teacher = TeacherPage()
+        teacher.open_class()
+        for card in (7, 7, 2):
+            teacher.typed.value = card
+            teacher.typed_button.click()
+        late = JoinPage(code=teacher.state.code)
+        late.name_input.value = "Dan"
+        late.join_button.click()
+        assert "3 called numbers to place" in late.status.value
+        late.board.click_cell("a1")
+        assert late.state.students[late.pid].grid[0] == 7
+
+    in_thread(body)
+
+
+def test_two_tables_pages_play_chinese_checkers_with_a_bot(in_thread: Callable[..., None]) -> None:
+    def body(loop: asyncio.AbstractEventLoop) -> None:
+        short = {"placement": {"0": ["e5"], "1": ["m13"], "2": ["e13"]}, "move_limit": 60}
+        ann = TablePage(settings=short)
+        ann.name_input.value = "Ann"
+        ann.game_choice.value = "star"
+        ann.seats_choice.value = 3
+        ann.open_button.click()
+        code = ann.state.code
+        ben = TablePage(table=code)
+        ben.name_input.value = "Ben"
+        ben.join_button.click()
+        run_until(loop, lambda: ann.state.seats[1] is not None)
+        ann.start_button.click()
+        run_until(loop, lambda: ben.state.started)
+        from mathgames.halma.bots import GreedyBot
+
+        pages = {0: ann, 1: ben}
+        while not ann.state.is_over:
+            turn = ann.state.to_move
+            if turn in pages and pages[turn].state.ply == ann.state.ply:
+                page = pages[turn]
+                move = GreedyBot(seed=1).choose(page.state.game)
+                page.board.click_cell(move.start)
+                assert page.selected == move.start
+                page.board.click_cell(move.end)
+            run_until(loop, lambda: ann.state.ply == ben.state.ply, timeout=30)
+            loop.run_until_complete(asyncio.sleep(0.05))
+        assert ben.state.is_over and ben.state.moves == ann.state.moves
+        assert "Game over" in ann.status.value and ann.state.is_bot(2)
+
+    in_thread(body)
+
+
+def test_a_triomino_page_shows_only_its_own_tiles(in_thread: Callable[..., None]) -> None:
+    def body(loop: asyncio.AbstractEventLoop) -> None:
+        from mathgames.triomino.view import rack_id
+
+        ann = TablePage()
+        ann.name_input.value = "Ann"
+        ann.game_choice.value = "triomino"
+        ann.seats_choice.value = 2
+        ann.open_button.click()
+        ann.start_button.click()
+        assert ann.state.started and ann.state.is_bot(1)
+        for _ in range(6):
+            if ann.state.to_move == 0:
+                if ann.state.game.phase == "play" and ann.state.game.legal_placements():
+                    placement = ann.state.game.legal_placements()[0]
+                    ann.rack.click_cell(rack_id(placement.tile))
+                    while ann.rotation != placement.rotation:
+                        ann.turn_button.click()
+                    ann.board.click_cell(f"c{placement.cell[0]}_{placement.cell[1]}")
+                else:
+                    ann.play_text(ann.state.bot_move())
+            run_until(loop, lambda: ann.state.to_move == 0 or ann.state.is_over, timeout=30)
+        mine = ann.state.game.hand(0)
+        theirs = ann.state.game.hand(1)
+        assert mine and theirs and ann.state.ply >= 2
+        assert all(rack_id(t) in ann.rack.svg for t in mine)
+        assert not any(rack_id(t) in ann.rack.svg + ann.board.svg for t in theirs)
+
+    in_thread(body)
+
+
+def test_the_teacher_sees_the_tables_of_the_class(in_thread: Callable[..., None]) -> None:
+    def body(loop: asyncio.AbstractEventLoop) -> None:
+        teacher = TeacherPage()
+        teacher.open_class()
+        player = TablePage(class_code=teacher.state.code)
+        player.name_input.value = "Ann"
+        player.game_choice.value = "halma"
+        player.open_button.click()
+        teacher.show_tables()
+        assert player.state.code in teacher.tables.value and "Ann" in teacher.tables.value
+        assert "waiting for players" in teacher.tables.value
+
+    in_thread(body)
+
+
+def test_numbers_are_called_every_n_seconds(in_thread: Callable[..., None]) -> None:
+    def body(loop: asyncio.AbstractEventLoop) -> None:
+        teacher = TeacherPage()
+        teacher.open_class()
+        teacher.seconds.value = 3
+        teacher.auto.value = True
+        run_until(loop, lambda: len(teacher.state.calls) == 2, timeout=60)
+        teacher.auto.value = False
+        called = len(teacher.state.calls)
+        loop.run_until_complete(asyncio.sleep(3.5))
+        assert len(teacher.state.calls) == called  # unticked: no more calls
+
+    in_thread(body)
+
+
+def test_a_reloaded_table_page_takes_back_its_seat(in_thread: Callable[..., None]) -> None:
+    def body(loop: asyncio.AbstractEventLoop) -> None:
+        ann = TablePage()
+        ann.name_input.value = "Ann"
+        ann.game_choice.value = "halma"
+        ann.open_button.click()
+        kept = ann.board.storage_value
+        ann.close()
+        again = TablePage(table="")
+        again.board.offer_stored(kept)
+        assert again.seat == 0 and again.state.seats[0]["name"] == "Ann"
+        forged = TablePage(table="")
+        forged.board.offer_stored(json.dumps(json.loads(kept) | {"token": "made-up"}))
+        assert forged.state is None and "not valid" in forged.message.value
+
+    in_thread(body)
+
+
+def test_leaving_forgets_the_pass_and_shows_the_form(in_thread: Callable[..., None]) -> None:
+    def body(loop: asyncio.AbstractEventLoop) -> None:
+        teacher = TeacherPage()
+        teacher.open_class()
+        page = JoinPage(code=teacher.state.code)
+        page.name_input.value = "Ann"
+        page.join_button.click()
+        assert page.board.storage_value and page.form.layout.display == "none"
+        page.leave_button.click()
+        assert page.state is None and page.board.storage_value == ""
+        assert page.form.layout.display is None
+
+    in_thread(body)

@@ -1,0 +1,242 @@
+"""Classes and tables: checked actions through the service, on both backends,
+and property tests of the pure session logic."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from mathgames.classroom.service import Classroom
+from mathgames.classroom.session import (
+    MAX_STUDENTS,
+    ClassState,
+    NotAllowedError,
+    TableState,
+    bot_scores,
+    check_name,
+    rank,
+)
+from mathgames.classroom.store import Event, Store
+from mathgames.classroom.tokens import hash_token
+from mathgames.core.errors import IllegalMoveError, InvalidMoveError, MathgamesError
+from mathgames.matematiko.deck import shuffled_deck
+
+# -- a class through the service (both backends) ------------------------------------------------
+
+
+def test_a_whole_class_game_with_late_joiner_and_ties(store: Store) -> None:
+    room = Classroom(store)
+    code, teacher = room.open_class(seed=11)
+    ann, ann_t = room.join_class(code, "Ann")
+    ben, ben_t = room.join_class(code, "Ben")
+    for k in range(10):
+        room.call(code, teacher)
+        room.place(code, ann, ann_t, k, k)
+        room.place(code, ben, ben_t, k, k)
+    cy, cy_t = room.join_class(code, "Cy")  # late: places the 10 called numbers first
+    state = room.load_class(code)
+    assert state.waiting() == [cy]
+    for k in range(10):
+        room.place(code, cy, cy_t, k, k)
+    for k in range(10, 25):
+        room.call(code, teacher)
+        for pid, token in ((ann, ann_t), (ben, ben_t), (cy, cy_t)):
+            room.place(code, pid, token, k, k)
+    state = room.load_class(code)
+    assert state.is_over and state.calls == shuffled_deck(11)[:25]
+    standings = state.standings()
+    assert [s.rank for s in standings] == [1, 1, 1]  # the same grids: one shared first place
+    assert standings[0].points == state.students[ann].points
+    csv = state.csv().splitlines()
+    assert len(csv) == 4 and csv[1].startswith("1,")
+    with pytest.raises(IllegalMoveError):
+        room.call(code, teacher)
+
+
+def test_forged_replayed_and_foreign_actions_change_nothing(store: Store) -> None:
+    room = Classroom(store)
+    code, teacher = room.open_class(seed=2)
+    ann, ann_t = room.join_class(code, "Ann")
+    ben, _ben_t = room.join_class(code, "Ben")
+    room.call(code, teacher)
+    before = store.last_seq(code)
+    with pytest.raises(NotAllowedError):
+        room.place(code, ben, ann_t, 0, 3)  # Ann's token for Ben's grid
+    with pytest.raises(NotAllowedError):
+        room.place(code, ann, "forged", 0, 3)
+    with pytest.raises(NotAllowedError):
+        room.call(code, ann_t)  # a student's token for the teacher's control
+    room.place(code, ann, ann_t, 0, 3)
+    with pytest.raises(IllegalMoveError):
+        room.place(code, ann, ann_t, 0, 4)  # replayed: number 1 is placed already
+    with pytest.raises(IllegalMoveError):
+        room.place(code, ann, ann_t, 1, 4)  # number 2 is not called yet
+    assert store.last_seq(code) == before + 1
+    assert room.load_class(code).students[ben].cells == []
+
+
+def test_names_are_checked_and_the_class_holds_forty(store: Store) -> None:
+    room = Classroom(store)
+    code, _teacher = room.open_class()
+    for bad in ("", "   ", "<b>x</b>", "a" * 21, "12345", "Ann; DROP"):
+        with pytest.raises(InvalidMoveError):
+            room.join_class(code, bad)
+    names = [f"Kid {chr(65 + i // 26)}{chr(97 + i % 26)}" for i in range(MAX_STUDENTS)]
+    for name in names:
+        room.join_class(code, name)
+    with pytest.raises(IllegalMoveError):
+        room.join_class(code, "One More")
+    with pytest.raises(IllegalMoveError):
+        room.join_class(code, names[0].upper())  # the same name, other case
+    assert len(room.load_class(code).students) == MAX_STUDENTS
+
+
+def test_typed_calls_from_a_physical_deck(store: Store) -> None:
+    room = Classroom(store)
+    code, teacher = room.open_class(seed=5)
+    for _ in range(4):
+        room.call(code, teacher, card=13)
+    with pytest.raises(IllegalMoveError):
+        room.call(code, teacher, card=13)  # a deck has four of each
+    with pytest.raises(InvalidMoveError):
+        room.call(code, teacher, card=14)
+    state = room.call(code, teacher)  # the class deck skips the four 13s
+    assert state.calls[:4] == [13] * 4 and state.calls[4] != 13
+
+
+# -- a table through the service --------------------------------------------------------------
+
+SHORT_STAR = {"0": ["e5"], "1": ["m13"], "2": ["e13"]}
+
+
+def test_a_chinese_checkers_table_with_a_bot_plays_to_the_end(store: Store) -> None:
+    room = Classroom(store)
+    code = room.open_table("star", 3, move_limit=90)
+    ann, ann_t, seat_a = room.join_table(code, "Ann")
+    ben, ben_t, seat_b = room.join_table(code, "Ben")
+    assert (seat_a, seat_b) == (0, 1)
+    with pytest.raises(NotAllowedError):
+        room.start_table(code, ben, ann_t)
+    state = room.start_table(code, ann, ann_t)
+    assert state.is_bot(2) and state.started
+    from mathgames.halma.bots import GreedyBot
+
+    players = {0: (ann, ann_t), 1: (ben, ben_t)}
+    while not state.is_over:
+        if state.is_bot(state.to_move):
+            state = room.bot_step(state)
+            continue
+        pid, token = players[state.to_move]
+        other_pid, other_t = players[1 - state.to_move]
+        with pytest.raises(IllegalMoveError):
+            room.move(code, other_pid, other_t, "pass")  # out of turn
+        text = str(GreedyBot(seed=state.ply).choose(state.game))
+        state = room.move(code, pid, token, text, state=state)
+    replay = room.load_table(code)
+    assert replay.is_over and replay.moves == state.moves
+    assert replay.game.result().over
+
+
+def test_table_refuses_illegal_moves_and_forged_tokens(store: Store) -> None:
+    room = Classroom(store)
+    code = room.open_table("halma", 2)
+    ann, ann_t, _ = room.join_table(code, "Ann")
+    with pytest.raises(IllegalMoveError):
+        room.move(code, ann, ann_t, "a1-a2")  # not begun
+    room.start_table(code, ann, ann_t)
+    before = store.last_seq(code)
+    with pytest.raises(MathgamesError):
+        room.move(code, ann, ann_t, "a1-p16")  # the rules core says no
+    with pytest.raises(NotAllowedError):
+        room.move(code, ann, "forged", "a1-a2")
+    assert store.last_seq(code) == before
+    with pytest.raises(IllegalMoveError):
+        room.join_table(code, "Late")
+
+
+def test_triomino_table_hands_stay_in_the_log_only_as_a_seed(store: Store) -> None:
+    room = Classroom(store)
+    code = room.open_table("triomino", 2)
+    ann, ann_t, _ = room.join_table(code, "Ann")
+    state = room.start_table(code, ann, ann_t)
+    for _ in range(12):
+        if state.is_over:
+            break
+        state = room.bot_step(state) if state.is_bot(state.to_move) else room.move(
+            code, ann, ann_t, state.bot_move(), state=state)
+    replay = room.load_table(code)
+    assert replay.moves == state.moves and len(replay.moves) == 12
+    assert replay.game.hand(0) == state.game.hand(0)
+    stored = str([e.data for e in store.events(code)])
+    hand = [str(t) for t in state.game.hand(1)]
+    assert hand and not any(t in stored for t in hand)  # tiles never written to the log
+
+
+# -- the pure logic ---------------------------------------------------------------------------
+
+@given(st.lists(st.integers(1, 13), min_size=0, max_size=25),
+       st.lists(st.permutations(range(25)), min_size=1, max_size=3))
+def test_class_grids_hold_the_called_numbers(calls: list[int], orders: list[list[int]]) -> None:
+    state = ClassState("K3M9T")
+    state.apply({"type": "open", "teacher_hash": hash_token("t")})
+    for i, _order in enumerate(orders):
+        state.apply({"type": "join", "pid": f"p{i}", "name": f"Kid {chr(97 + i)}",
+                     "token_hash": "h"})
+    for card in calls:
+        try:
+            state.apply({"type": "call", "card": card})
+        except IllegalMoveError:
+            continue
+        k = len(state.calls) - 1
+        for i, order in enumerate(orders):
+            state.apply({"type": "place", "pid": f"p{i}", "index": k, "cell": order[k]})
+    for i, order in enumerate(orders):
+        student = state.students[f"p{i}"]
+        assert student.cells == order[:len(state.calls)]
+        assert sorted(v for v in student.grid if v is not None) == sorted(state.calls)
+    assert all(state.calls.count(v) <= 4 for v in state.calls)
+
+
+@given(st.lists(st.integers(0, 300), max_size=40))
+def test_ranks_are_shared_by_equal_points(points: list[int]) -> None:
+    standings = rank((f"p{i}", f"n{i}", p) for i, p in enumerate(points))
+    assert [s.points for s in standings] == sorted(points, reverse=True)
+    for i, s in enumerate(standings):
+        assert s.rank == 1 + sum(1 for p in points if p > s.points)
+        assert i + 1 >= s.rank
+
+
+def test_refused_events_leave_the_state_as_it_was() -> None:
+    state = ClassState("K3M9T")
+    state.apply({"type": "join", "pid": "a", "name": "Ann", "token_hash": "h"})
+    for bad in ({"type": "call", "card": "7"}, {"type": "place", "pid": "a", "index": 0,
+                "cell": 0}, {"type": "join", "pid": "b", "name": "ann", "token_hash": "h"},
+                {"type": "nonsense"}, ["not", "a", "dict"]):
+        with pytest.raises(MathgamesError):
+            state.apply(bad)  # type: ignore[arg-type]
+    assert state.calls == [] and list(state.students) == ["a"]
+    # a bad event in the log is skipped by every replay alike
+    folded = ClassState("K3M9T").fold([Event(1, {"type": "call", "card": 99}),
+                                       Event(2, {"type": "call", "card": 9})])
+    assert folded.calls == [9] and folded.seq == 2
+
+
+def test_names_keep_letters_of_every_alphabet() -> None:
+    assert check_name("Jiří") == "Jiří" and check_name("Анна-Мария") == "Анна-Мария"
+    assert check_name("  Mary   Ann ") == "Mary Ann"
+
+
+def test_table_settings_are_checked() -> None:
+    with pytest.raises(InvalidMoveError):
+        TableState("X", {"game": "halma", "seats": 6})
+    table = TableState("X", {"game": "star", "seats": 3, "placement": SHORT_STAR})
+    assert table.game.pieces_of(0) == ["e5"]
+
+
+def test_bots_score_the_same_numbers() -> None:
+    deal = shuffled_deck(3)[:25]
+    scores = bot_scores(deal)
+    assert set(scores) == {"random", "greedy", "strong"}
+    assert all(isinstance(v, int) and v >= 0 for v in scores.values())
+    assert bot_scores(deal[:10]) == {}

@@ -1,0 +1,180 @@
+"""The store against both real backends: SQLite and a real PostgreSQL server."""
+
+from __future__ import annotations
+
+import multiprocessing
+import threading
+import time
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from mathgames.classroom.store import (
+    MAX_EVENT_CHARS,
+    Store,
+    StoreConflict,
+    StoreError,
+    UnknownSessionError,
+    open_store,
+)
+
+
+def test_append_numbers_events_and_refuses_a_taken_place(store: Store) -> None:
+    code = store.create("class", {"game": "matematiko"})
+    assert store.session(code).settings == {"game": "matematiko"}
+    assert store.append(code, 0, {"n": 1}) == 1
+    assert store.append(code, 1, {"n": 2}) == 2
+    with pytest.raises(StoreConflict):
+        store.append(code, 1, {"n": "late"})
+    with pytest.raises(StoreConflict):
+        store.append(code, 5, {"n": "ahead"})
+    assert [(e.seq, e.data) for e in store.events(code)] == [(1, {"n": 1}), (2, {"n": 2})]
+    assert [e.seq for e in store.events(code, after_seq=1)] == [2]
+    assert store.last_seq(code) == 2
+
+
+def test_sessions_are_separate_and_listed_by_kind(store: Store) -> None:
+    a = store.create("class")
+    b = store.create("table", {"class": a})
+    store.append(a, 0, {"x": 1})
+    assert store.events(b) == []
+    assert [s.code for s in store.sessions("table")] == [b]
+    assert {s.code for s in store.sessions()} == {a, b}
+
+
+def test_unknown_codes_and_bad_events_are_refused(store: Store) -> None:
+    with pytest.raises(UnknownSessionError):
+        store.session("AAAAA")
+    with pytest.raises(UnknownSessionError):
+        store.append("AAAAA", 0, {"x": 1})
+    code = store.create("class")
+    with pytest.raises(StoreError):
+        store.append(code, 0, {"x": "y" * MAX_EVENT_CHARS})
+    with pytest.raises(StoreError):
+        store.create("party")
+    assert store.events(code) == []
+
+
+def test_a_waiter_wakes_when_another_connection_appends(store_url: str) -> None:
+    reader, writer = open_store(store_url), open_store(store_url)
+    try:
+        code = writer.create("class")
+
+        def append_soon() -> None:
+            time.sleep(0.3)
+            writer.append(code, 0, {"called": 7})
+
+        thread = threading.Thread(target=append_soon)
+        thread.start()
+        found = reader.wait(code, 0, timeout=20)
+        thread.join()
+        assert [e.data for e in found] == [{"called": 7}]
+        assert reader.wait(code, 1, timeout=0.2) == []
+    finally:
+        reader.close()
+        writer.close()
+
+
+def test_a_class_survives_a_restart(store_url: str) -> None:
+    first = open_store(store_url)
+    code = first.create("class", {"seed": 4})
+    first.append(code, 0, {"type": "open"})
+    first.close()
+    again = open_store(store_url)
+    try:
+        assert again.session(code).settings == {"seed": 4}
+        assert [e.data for e in again.events(code)] == [{"type": "open"}]
+    finally:
+        again.close()
+
+
+def _writer(url: str, code: str, writer: int, count: int) -> int:
+    """Append ``count`` events the way a kernel does: read, try, retry on conflict."""
+    store = open_store(url)
+    conflicts = 0
+    try:
+        for i in range(count):
+            while True:
+                last = store.last_seq(code)
+                try:
+                    store.append(code, last, {"writer": writer, "i": i})
+                    break
+                except StoreConflict:
+                    conflicts += 1
+    finally:
+        store.close()
+    return conflicts
+
+
+def test_concurrent_writers_in_many_processes_lose_nothing(store_url: str) -> None:
+    setup = open_store(store_url)
+    code = setup.create("class")
+    writers, count = 6, 25
+    context = multiprocessing.get_context("spawn")
+    with context.Pool(writers) as pool:
+        pool.starmap(_writer, [(store_url, code, w, count) for w in range(writers)])
+    events = setup.events(code)
+    setup.close()
+    assert [e.seq for e in events] == list(range(1, writers * count + 1))
+    written = sorted((e.data["writer"], e.data["i"]) for e in events)
+    assert written == [(w, i) for w in range(writers) for i in range(count)]
+    for w in range(writers):  # each writer's events keep their order
+        assert [e.data["i"] for e in events if e.data["writer"] == w] == list(range(count))
+
+
+@settings(max_examples=25, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.lists(st.tuples(st.integers(-1, 6), st.integers(0, 99)), max_size=25))
+def test_appends_match_a_list_model(store: Store, attempts: list[tuple[int, int]]) -> None:
+    """An append succeeds exactly when it names the end of the log, as on a plain list."""
+    code = store.create("class")
+    model: list[int] = []
+    for expected, value in attempts:
+        if expected == len(model):
+            assert store.append(code, expected, {"v": value}) == len(model) + 1
+            model.append(value)
+        else:
+            with pytest.raises(StoreConflict):
+                store.append(code, expected, {"v": value})
+    assert [e.data["v"] for e in store.events(code)] == model
+    cut = len(model) // 2
+    assert [e.data["v"] for e in store.events(code, cut)] == model[cut:]
+
+
+def test_the_setting_picks_the_backend(monkeypatch: pytest.MonkeyPatch, tmp_path) -> None:
+    monkeypatch.setenv("MATHGAMES_STORE", f"sqlite:///{tmp_path / 'x.sqlite3'}")
+    store = open_store()
+    assert type(store).__name__ == "SqliteStore" and (tmp_path / "x.sqlite3").exists()
+    store.close()
+    monkeypatch.delenv("MATHGAMES_STORE")
+    monkeypatch.setenv("MATHGAMES_DATA_DIR", str(tmp_path / "data"))
+    store = open_store()
+    assert store.path == tmp_path / "data" / "classroom.sqlite3"  # type: ignore[attr-defined]
+    journal = store._db.execute("PRAGMA journal_mode").fetchone()[0]  # type: ignore[attr-defined]
+    assert journal == "wal"
+    store.close()
+    with pytest.raises(StoreError):
+        open_store("sqlite:nothing")
+
+
+def test_a_waiter_for_calls_sleeps_through_placements(store_url: str) -> None:
+    reader, writer = open_store(store_url), open_store(store_url)
+    try:
+        code = writer.create("class")
+        writer.append(code, 0, {"type": "place"})
+        assert reader.wait(code, 0, timeout=0.5, kinds=frozenset({"call"})) == []
+
+        def call_soon() -> None:
+            time.sleep(0.3)
+            writer.append(code, 1, {"type": "place"})
+            writer.append(code, 2, {"type": "call"})
+
+        thread = threading.Thread(target=call_soon)
+        thread.start()
+        found = reader.wait(code, 1, timeout=20, kinds=frozenset({"call"}))
+        thread.join()
+        assert [e.data["type"] for e in found] == ["place", "call"]
+    finally:
+        reader.close()
+        writer.close()
