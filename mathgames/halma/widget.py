@@ -29,9 +29,10 @@ import ipywidgets as w
 from mathgames.core.board_widget import BoardWidget
 from mathgames.core.errors import CorruptSaveError, MathgamesError
 from mathgames.core.i18n import on_language_change, translator
+from mathgames.core.levels import DEFAULT_LEVEL
 from mathgames.core.resume_widget import ResumeBanner
 from mathgames.core.svg import esc
-from mathgames.halma.bots import make_bot
+from mathgames.halma.bots import LEVELS
 from mathgames.halma.game import PASS, Game, Move
 from mathgames.halma.solutions import SOLUTIONS
 from mathgames.halma.topology import Topology, get_topology
@@ -41,7 +42,9 @@ __all__ = ["HalmaApp"]
 
 _ = translator("halma")
 
-SEAT_KINDS = ("human", "greedy", "search")
+SEAT_KINDS = ("human", *LEVELS)
+#: Seat kinds of earlier versions (arguments and saves), as levels.
+LEGACY_SEATS = {"greedy": "easy", "search": "hard"}
 ARROWS = {"ArrowUp": (0, 1), "ArrowDown": (0, -1), "ArrowLeft": (-1, 0), "ArrowRight": (1, 0)}
 SAVE_VERSION = 1
 
@@ -58,7 +61,19 @@ def player_label(player: int) -> str:
 
 
 def _seat_label(kind: str) -> str:
-    return {"human": _("Human"), "greedy": _("Greedy bot"), "search": _("Search bot")}[kind]
+    return {"human": _("Human"), "easy": _("Bot: easy"), "medium": _("Bot: medium"),
+            "hard": _("Bot: hard")}[kind]
+
+
+def _level_help() -> str:
+    """Each level in words (what the bench measured), for the set-up panel."""
+    items = "".join(f"<li><b>{esc(_seat_label(name))}</b>: {esc(level.description)}</li>"
+                    for name, level in LEVELS.items())
+    return f'<ul class="mg-level-help">{items}</ul>'
+
+
+def _seat(kind: str) -> str:
+    return LEGACY_SEATS.get(kind, kind)
 
 
 def _arrow_table(topo: Topology) -> dict[tuple[int, str], int]:
@@ -84,9 +99,10 @@ class HalmaApp(w.VBox):
     """Set-up panel, then the board, the controls, the move list and the messages.
 
     ``board``: ``"halma"`` or ``"star"``. ``players`` and ``seats`` (one of
-    ``"human"``, ``"greedy"``, ``"search"`` per player) and ``move_limit`` (0:
-    none) preset the set-up panel; ``mode`` is ``"game"`` or ``"puzzle"`` (the
-    solitaire crossing). ``bot_time``: the search bot's seconds per move.
+    ``"human"``, ``"easy"``, ``"medium"``, ``"hard"`` per player: a bot level of
+    :data:`~mathgames.halma.bots.LEVELS`; the earlier ``"greedy"`` and
+    ``"search"`` mean easy and hard) and ``move_limit`` (0: none) preset the
+    set-up panel; ``mode`` is ``"game"`` or ``"puzzle"`` (the solitaire crossing).
 
     Parts for tests and pages: ``board`` (the :class:`BoardWidget`), ``game``
     (the :class:`~mathgames.halma.game.Game`, None before Start), ``setup``,
@@ -100,10 +116,9 @@ class HalmaApp(w.VBox):
 
     def __init__(self, board: str = "halma", players: int = 2,
                  seats: list[str] | tuple[str, ...] | None = None, move_limit: int = 1000,
-                 mode: str = "game", bot_time: float = 0.3) -> None:
+                 mode: str = "game") -> None:
         self.topology = get_topology(board)
         self.board_key = self.topology.key
-        self.bot_time = bot_time
         self.game: Game | None = None
         self.mode = mode if mode in ("game", "puzzle") else "game"
         self.seats: list[str] = []
@@ -122,12 +137,12 @@ class HalmaApp(w.VBox):
                                          value=players if players in player_counts else 2,
                                          layout=w.Layout(width="auto"))
         self.players_select.add_class("mg-players")
-        default_seats = list(seats or ["human"] + ["search"] * 5)
+        default_seats = [_seat(k) for k in seats or ["human"] + [DEFAULT_LEVEL] * 5]
         self.seat_selects = []
         for p in range(6):
-            kind = default_seats[p] if p < len(default_seats) else "search"
+            kind = default_seats[p] if p < len(default_seats) else DEFAULT_LEVEL
             select = w.Dropdown(options=[("", k) for k in SEAT_KINDS],
-                                value=kind if kind in SEAT_KINDS else "search",
+                                value=kind if kind in SEAT_KINDS else DEFAULT_LEVEL,
                                 layout=w.Layout(width="16em"))
             select.add_class(f"mg-seat-{p + 1}")
             self.seat_selects.append(select)
@@ -142,8 +157,10 @@ class HalmaApp(w.VBox):
             value=self.topology.camp_sizes()[0], layout=w.Layout(width="auto"))
         self.pieces_select.add_class("mg-pieces")
         self.players_label, self.limit_label, self.pieces_label = w.HTML(), w.HTML(), w.HTML()
+        self.level_help = w.HTML()
+        self.level_help.add_class("mg-level-help")
         self.game_options = w.VBox([w.HBox([self.players_label, self.players_select]),
-                                    *self.seat_rows,
+                                    *self.seat_rows, self.level_help,
                                     w.HBox([self.limit_label, self.limit_input])])
         self.puzzle_options = w.VBox([w.HBox([self.pieces_label, self.pieces_select])])
         self.puzzle_help = w.HTML()
@@ -219,6 +236,7 @@ class HalmaApp(w.VBox):
             value = select.value
             select.options = [(_seat_label(k), k) for k in SEAT_KINDS]
             select.value = value
+        self.level_help.value = _level_help()
         self.limit_label.value = f"{esc(_('Move limit (0 = none)'))}&nbsp;"
         self.pieces_label.value = f"{esc(_('Pieces'))}&nbsp;"
         self.puzzle_help.value = "<p>" + esc(_(
@@ -272,10 +290,9 @@ class HalmaApp(w.VBox):
 
     def _begin(self, game: Game, seats: list[str]) -> None:
         self.game = game
-        self.seats = list(seats)
-        self.bots = [make_bot(kind, seed=p, **({"time_budget": self.bot_time}
-                                               if kind == "search" else {}))
-                     if kind != "human" else None for p, kind in enumerate(seats)]
+        self.seats = [_seat(kind) for kind in seats]
+        self.bots = [LEVELS[kind].make(seed=p) if kind != "human" else None
+                     for p, kind in enumerate(self.seats)]
         self.selected = None
         self.destinations = {}
         self.setup.layout.display = "none"
@@ -523,8 +540,9 @@ class HalmaApp(w.VBox):
         mode, seats, moves = data.get("mode"), data.get("seats"), data.get("moves")
         if mode not in ("game", "puzzle"):
             raise CorruptSaveError(f"unknown mode {mode!r}")
-        if not isinstance(seats, list) or not all(s in SEAT_KINDS for s in seats):
-            raise CorruptSaveError("'seats' must list human, greedy or search")
+        if not isinstance(seats, list) or not all(
+                isinstance(s, str) and _seat(s) in SEAT_KINDS for s in seats):
+            raise CorruptSaveError("'seats' must list human or a bot level")
         if not isinstance(moves, list) or not all(isinstance(m, str) for m in moves):
             raise CorruptSaveError("'moves' must be a list of move texts")
         try:

@@ -17,14 +17,20 @@ from __future__ import annotations
 
 import random
 from abc import ABC, abstractmethod
+from collections.abc import Mapping
 from math import comb
 
+from mathgames.core.i18n import translator
+from mathgames.core.levels import Level
 from mathgames.triomino.game import Action, Game
 from mathgames.triomino.geometry import cell_corners, cells_around
 from mathgames.triomino.table import Placement, Table
 from mathgames.triomino.tiles import Tile, all_tiles
 
-__all__ = ["BOTS", "Bot", "GreedyBot", "PlannerBot", "RandomBot", "hand_candidates", "make_bot"]
+__all__ = ["BOTS", "LEVELS", "Bot", "CasualBot", "GreedyBot", "PlannerBot", "RandomBot",
+           "hand_candidates", "make_bot"]
+
+_ = translator("triomino")
 
 
 class Bot(ABC):
@@ -54,6 +60,25 @@ class RandomBot(Bot):
 
     def choose(self, game: Game) -> Action:
         return self.rng.choice(game.legal_actions())
+
+
+class CasualBot(Bot):
+    """A fitting tile at random (its own seeded generator); draws only when nothing fits.
+
+    >>> CasualBot(seed=1).name
+    'casual'
+    """
+
+    name = "casual"
+
+    def __init__(self, seed: int = 0) -> None:
+        self.rng = random.Random(seed)
+
+    def choose(self, game: Game) -> Action:
+        placements = game.legal_placements()
+        if not placements:
+            return _fallback(game)
+        return ("place", self.rng.choice(sorted(placements, key=_order)))
 
 
 def _fallback(game: Game) -> Action:
@@ -236,6 +261,34 @@ class PlannerBot(Bot):
 
 #: The bots a setup panel offers, by name.
 BOTS: dict[str, type[Bot]] = {"random": RandomBot, "greedy": GreedyBot, "planner": PlannerBot}
+
+
+def _describe(figures: Mapping[str, float]) -> str:
+    if "rate" not in figures:
+        return _("Places a fitting tile at random; {ms} ms a move.").format(
+            ms=f"{figures['ms']:.1f}")
+    return _("Wins {rate}% of {games} two-player games against the level below; "
+             "{ms} ms a move (median, one core).").format(
+        rate=round(figures["rate"]), games=f"{figures['games']:,.0f}",
+        ms=f"{figures['ms']:.1f}")
+
+
+#: What ``bench/levels.py`` measured for each level (CPU time per move).
+LEVEL_FIGURES: dict[str, dict[str, float]] = {
+    "easy": {"ms": 0.0},
+    "medium": {"rate": 0.0, "games": 0, "ms": 0.0},
+    "hard": {"rate": 0.0, "games": 0, "ms": 0.0},
+}
+
+#: The levels a set-up panel offers, weakest first. The bots here have no time
+#: budget (each looks one move ahead at a fixed cost), so ``clock`` is not read.
+LEVELS: dict[str, Level] = {
+    "easy": Level("easy", lambda seed, clock: CasualBot(seed), LEVEL_FIGURES["easy"],
+                  _describe),
+    "medium": Level("medium", lambda seed, clock: GreedyBot(), LEVEL_FIGURES["medium"],
+                    _describe),
+    "hard": Level("hard", lambda seed, clock: PlannerBot(), LEVEL_FIGURES["hard"], _describe),
+}
 
 
 def make_bot(name: str, seed: int = 0) -> Bot:
