@@ -130,7 +130,7 @@ def _cpu_check(level: str, median_ms: float) -> str:
     return f"<= {target:.0f} {'ok' if median_ms <= target else 'MISSED'}"
 
 
-def print_ladder(title: str, levels: list[str], rung) -> None:
+def print_ladder(title: str, levels: list[str], rung, only: list[str] | None = None) -> None:
     print(title)
     header = (f"{'level':7} {'against':7} {'games':>6} {'wins':>7} {'limit':>5} {'rate':>7} "
               f"{'>=65%':>6} {'med ms':>7} {'p99 ms':>7} {'max ms':>7}  cpu target")
@@ -138,6 +138,9 @@ def print_ladder(title: str, levels: list[str], rung) -> None:
     print("-" * len(header))
     below: str | None = None
     for level in levels:
+        if only and level not in only:
+            below = level
+            continue
         r = rung(level, below)
         rate = r["wins"] / r["games"]
         med, p99, top = _ms(r["times"])
@@ -155,6 +158,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--deals", type=int, help="Matematiko deals (default 1,000)")
     parser.add_argument("--only", nargs="*", default=["halma", "star", "triomino", "matematiko"],
                         choices=["halma", "star", "triomino", "matematiko"])
+    parser.add_argument("--levels", nargs="*", default=None,
+                        help="play only these levels' rungs (each against the level below)")
     args = parser.parse_args(argv)
     games = args.games or (10 if args.quick else 200)
     deals_n = args.deals or (100 if args.quick else 1000)
@@ -165,11 +170,12 @@ def main(argv: list[str] | None = None) -> int:
             name = "Halma" if board == "halma" else "Chinese checkers"
             print_ladder(f"{name} ({board} board), 2 players, {games} games a rung",
                          list(halma_bots.LEVELS),
-                         lambda up, low, board=board: halma_rung(board, up, low, games))
+                         lambda up, low, board=board: halma_rung(board, up, low, games),
+                         args.levels)
     if "triomino" in args.only:
         print_ladder(f"Triomino (pressman), 2 players, {games} games a rung",
                      list(triomino_bots.LEVELS),
-                     lambda up, low: triomino_rung(up, low, games))
+                     lambda up, low: triomino_rung(up, low, games), args.levels)
     if "matematiko" in args.only:
         deals = [shuffled_deck(1_000_000 + i)[:25] for i in range(deals_n)]
         print(f"Matematiko, {deals_n} seeded deals (seeds 1,000,000..{999_999 + deals_n})")
@@ -179,6 +185,8 @@ def main(argv: list[str] | None = None) -> int:
         print("-" * len(header))
         previous = None
         for level in matematiko_bots.LEVELS:
+            if args.levels and level not in args.levels:
+                continue
             r = matematiko_level(level, deals)
             mean = statistics.mean(r["scores"])
             se = statistics.stdev(r["scores"]) / len(deals) ** 0.5 if len(deals) > 1 else 0.0

@@ -64,7 +64,7 @@ def positions(count: int):
     return found
 
 
-@pytest.mark.parametrize("name", ["hard", "expert"])
+@pytest.mark.parametrize("name", ["expert"])  # the one level with a lookahead and a budget
 def test_the_time_budget_is_read_on_the_given_clock(name):
     plain = StrongBot(candidates=1)
     differs = 0
@@ -81,9 +81,20 @@ def test_the_time_budget_is_read_on_the_given_clock(name):
 
 
 def test_the_budget_stops_the_search_at_the_deadline():
-    # each reading 5 ms later: the hard level's 35 ms allow about 7 readings
+    # each reading 5 ms later: the expert level's 45 ms allow about 9 readings
     grid, card, called = positions(1)[0]
     clock = TickingClock(0.005)
-    bot = LEVELS["hard"].make(clock=clock)
+    bot = LEVELS["expert"].make(clock=clock)
     bot.choose(grid, card, called)
+    assert clock.readings >= 3
     assert (clock.readings - 1) * clock.step <= bot.time_budget + 2 * clock.step
+
+
+@pytest.mark.parametrize("name", ["easy", "medium", "hard"])
+def test_the_quick_levels_look_once_at_the_clock(name):
+    # no lookahead, so nothing to cut short: the choice is the same on any clock
+    for grid, card, called in positions(2):
+        clock = TickingClock(1.0)
+        assert (LEVELS[name].make(seed=1, clock=clock).choose(grid, card, called)
+                == LEVELS[name].make(seed=1, clock=frozen).choose(grid, card, called))
+        assert clock.readings <= 1
