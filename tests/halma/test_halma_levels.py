@@ -46,3 +46,18 @@ def test_the_search_stops_when_the_given_clock_passes_the_budget():
     bot = LEVELS["hard"].make(clock=clock)
     bot.choose(game)
     assert (clock.readings - 1) * clock.step <= bot.time_budget + 2 * clock.step
+
+
+def test_the_set_up_panel_chooses_a_level_per_seat_and_describes_each():
+    from mathgames.halma.bots import SearchBot
+    from mathgames.halma.widget import HalmaApp
+
+    app = HalmaApp(board="star", seats=["human", "hard"])
+    assert [v for _label, v in app.seat_selects[1].options] == ["human", *LEVELS]
+    assert app.seat_selects[2].value == "medium"  # the default level
+    for level in LEVELS.values():
+        assert level.description in app.level_help.value
+    app.start_button.click()
+    assert isinstance(app.bots[1], SearchBot) and app.bots[1].max_depth == 4
+    legacy = HalmaApp(board="star", seats=["human", "search"])  # an earlier seat kind
+    assert legacy.seat_selects[1].value == "hard"

@@ -98,3 +98,15 @@ def test_the_quick_levels_look_once_at_the_clock(name):
         assert (LEVELS[name].make(seed=1, clock=clock).choose(grid, card, called)
                 == LEVELS[name].make(seed=1, clock=frozen).choose(grid, card, called))
         assert clock.readings <= 1
+
+
+def test_the_set_up_panel_offers_every_level_and_describes_each():
+    from mathgames.matematiko.widget import MatematikoApp
+
+    app = MatematikoApp(code="BQT234", bots=("expert", "strong"))
+    assert list(app.bot_checks) == list(LEVELS)
+    assert app.bot_checks["expert"].value and app.bot_checks["hard"].value  # strong -> hard
+    for level in LEVELS.values():
+        assert level.description in app.level_help.value
+    app.start_button.click()
+    assert app.match.names == ["Player 1", "hard bot", "expert bot"]

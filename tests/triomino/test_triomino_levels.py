@@ -67,3 +67,17 @@ def test_a_bot_never_looks_at_other_hands_or_the_pool_order(name):
         assert twin.hands[other] != game.hands[other] or not k
         assert (LEVELS[name].make(seed=9).choose(game)
                 == LEVELS[name].make(seed=9).choose(twin))
+
+
+def test_the_set_up_panel_chooses_a_level_and_describes_each():
+    from mathgames.triomino.bots import PlannerBot
+    from mathgames.triomino.widget import TriominoApp
+
+    app = TriominoApp(players=2, bots=1, bot="hard", seed=3)
+    assert [v for _label, v in app.bot_select.options] == list(LEVELS)
+    for level in LEVELS.values():
+        assert level.description in app.level_help.value
+    app.start_button.click()
+    assert isinstance(app.bots[1], PlannerBot)
+    assert TriominoApp(seed=3).bot_select.value == "medium"  # the default level
+    assert TriominoApp(bot="planner", seed=3).bot_select.value == "hard"  # an earlier kind
