@@ -63,7 +63,8 @@ class RandomBot(Bot):
 
 
 class CasualBot(Bot):
-    """A fitting tile at random (its own seeded generator); draws only when nothing fits.
+    """A beginner: puts down its smallest fitting tile (at random among equals), keeping
+    the big ones for later; draws only when nothing fits. Its own seeded generator.
 
     >>> CasualBot(seed=1).name
     'casual'
@@ -78,7 +79,9 @@ class CasualBot(Bot):
         placements = game.legal_placements()
         if not placements:
             return _fallback(game)
-        return ("place", self.rng.choice(sorted(placements, key=_order)))
+        low = min(p.tile.value for p in placements)
+        return ("place", self.rng.choice(sorted((p for p in placements if p.tile.value == low),
+                                                key=_order)))
 
 
 def _fallback(game: Game) -> Action:
@@ -265,7 +268,7 @@ BOTS: dict[str, type[Bot]] = {"random": RandomBot, "greedy": GreedyBot, "planner
 
 def _describe(figures: Mapping[str, float]) -> str:
     if "rate" not in figures:
-        return _("Places a fitting tile at random; {ms} ms a move.").format(
+        return _("Puts down its smallest fitting tile; {ms} ms a move.").format(
             ms=f"{figures['ms']:.1f}")
     return _("Wins {rate}% of {games} two-player games against the level below; "
              "{ms} ms a move (median, one core).").format(
