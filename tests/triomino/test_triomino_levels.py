@@ -18,7 +18,7 @@ def test_the_registry_offers_easy_medium_hard_with_measured_words():
     assert list(LEVELS) == ["easy", "medium", "hard"]
     for name, level in LEVELS.items():
         assert level.name == name
-        assert f"{level.figures['ms']:.1f} ms" in level.description
+        assert f"{level.figures['p99']:.1f} ms" in level.description
         if "rate" in level.figures:
             assert f"{round(level.figures['rate'])}%" in level.description
 
