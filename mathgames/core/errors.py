@@ -14,7 +14,9 @@ as it was.
 
 from __future__ import annotations
 
-__all__ = ["CorruptSaveError", "IllegalMoveError", "InvalidMoveError", "MathgamesError"]
+__all__ = [
+    "CorruptSaveError", "IllegalMoveError", "InvalidMoveError", "MathgamesError", "SetupError",
+]
 
 
 class MathgamesError(Exception):
@@ -50,4 +52,15 @@ class CorruptSaveError(MathgamesError, ValueError):
     Traceback (most recent call last):
     ...
     mathgames.core.errors.CorruptSaveError: line 3: 'players' must be a list
+    """
+
+
+class SetupError(MathgamesError, ValueError):
+    """A game or rule set that cannot be set up: an unknown preset, a wrong number of
+    players, a parameter of the wrong type or out of range.
+
+    >>> raise SetupError("keep_score must be true or false, not 'no'")
+    Traceback (most recent call last):
+    ...
+    mathgames.core.errors.SetupError: keep_score must be true or false, not 'no'
     """

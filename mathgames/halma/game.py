@@ -31,8 +31,8 @@ from dataclasses import dataclass, field
 from itertools import pairwise
 from typing import NamedTuple
 
-from mathgames.core.errors import CorruptSaveError, IllegalMoveError, InvalidMoveError
-from mathgames.halma.topology import Topology, get_topology
+from mathgames.core.errors import CorruptSaveError, IllegalMoveError, InvalidMoveError, SetupError
+from mathgames.halma.topology import BOARDS, Topology, get_topology
 
 __all__ = ["PASS", "Game", "Move", "Result", "jump_destinations", "pair_moves"]
 
@@ -141,7 +141,7 @@ class Move(NamedTuple):
     def parse(cls, text: str) -> Move:
         """Read ``a1-b2`` or ``a1-c3-e5`` (or ``pass``); syntax only, no board needed."""
         if not isinstance(text, str):
-            raise InvalidMoveError(f"{text!r} is not a move text")
+            raise InvalidMoveError(f"{_shown(text)} is not a move text")
         clean = text.strip().lower()
         if clean == "pass":
             return PASS
@@ -208,18 +208,23 @@ class Game:
 
     def __init__(self, board: str | Topology = "halma", players: int = 2,
                  move_limit: int | None = None, pieces: int | None = None) -> None:
+        if not (isinstance(board, Topology) or (isinstance(board, str) and board in BOARDS)):
+            raise SetupError(f"unknown board {_shown(board)}; choose 'halma' or 'star'")
         self.topology = topo = get_topology(board)
-        if players not in topo.setups:
+        if not _whole(players) or players not in topo.setups:
             choices = ", ".join(str(n) for n in topo.setups if n > 1)
-            raise ValueError(f"{topo.title} is played by {choices} players, not {players!r}")
+            raise SetupError(f"{topo.title} is played by {choices} players, not "
+                             f"{_shown(players)}")
         corners, default_pieces = topo.setups[players]
         if pieces is None:
             pieces = default_pieces
-        if pieces != default_pieces and not (players == 1 and pieces in topo.camp_sizes()):
-            raise ValueError(f"{players} players on the {topo.title} board have "
-                             f"{default_pieces} pieces each, not {pieces!r}")
-        if move_limit is not None and (not isinstance(move_limit, int) or move_limit < 1):
-            raise ValueError(f"the move limit must be a positive whole number, not {move_limit!r}")
+        if not _whole(pieces) or (pieces != default_pieces and not (
+                players == 1 and pieces in topo.camp_sizes())):
+            raise SetupError(f"{players} players on the {topo.title} board have "
+                             f"{default_pieces} pieces each, not {_shown(pieces)}")
+        if move_limit is not None and (not _whole(move_limit) or move_limit < 1):
+            raise SetupError(f"the move limit must be a positive whole number, not "
+                             f"{_shown(move_limit)}")
         self.players = players
         self.pieces = pieces
         self.move_limit = move_limit
@@ -262,19 +267,29 @@ class Game:
         topo = game.topology
         occ = bytearray(topo.size)
         cells: list[list[int]] = [[] for _ in range(players)]
+        if not isinstance(placement, dict):
+            raise SetupError("the placement must map each player to a list of cell names")
         for p, names in placement.items():
-            if p not in range(players):
-                raise ValueError(f"there is no player {p!r} in a {players}-player game")
+            if not _whole(p) or p not in range(players):
+                raise SetupError(f"there is no player {_shown(p)} in a {players}-player game")
+            if not isinstance(names, (list, tuple)):
+                raise SetupError(f"player {p}: give a list of cell names")
             if len(names) > game.pieces:
-                raise ValueError(f"player {p} can have at most {game.pieces} pieces")
+                raise SetupError(f"player {p} can have at most {game.pieces} pieces")
             for name in names:
-                c = topo.index(name)
+                try:
+                    c = topo.index(name) if isinstance(name, str) else -1
+                except InvalidMoveError:
+                    c = -1
+                if c < 0:
+                    raise SetupError(f"player {p}: {_shown(name)} is not a cell of the "
+                                     f"{topo.title} board")
                 if occ[c]:
-                    raise ValueError(f"two pieces on {topo.names[c]}")
+                    raise SetupError(f"two pieces on {topo.names[c]}")
                 occ[c] = p + 1
                 cells[p].append(c)
-        if to_move not in range(players):
-            raise ValueError(f"there is no player {to_move!r} to move")
+        if not _whole(to_move) or to_move not in range(players):
+            raise SetupError(f"there is no player {_shown(to_move)} to move")
         game.occ, game.cells, game.to_move = occ, cells, to_move
         return game
 
@@ -293,8 +308,16 @@ class Game:
         value = self.occ[self.topology.index(cell)]
         return value - 1 if value else None
 
+    def _player(self, player: object) -> int:
+        """``player`` if it is the number of a player of this game (else InvalidMoveError)."""
+        if not _whole(player) or not 0 <= player < self.players:
+            raise InvalidMoveError(f"there is no player {_shown(player)}; the players are 0 "
+                                   f"to {self.players - 1}")
+        return player
+
     def pieces_of(self, player: int) -> list[str]:
         """The names of the cells where ``player``'s pieces stand."""
+        player = self._player(player)
         return sorted(self.topology.names[c] for c in self.cells[player])
 
     # -- moves ------------------------------------------------------------------------------
@@ -363,8 +386,9 @@ class Game:
         """
         if isinstance(move, str):
             move = Move.parse(move)
-        if not isinstance(move, Move):
-            raise InvalidMoveError(f"{move!r} is not a move")
+        if not isinstance(move, Move) or not isinstance(move.path, tuple) or not all(
+                isinstance(c, str) for c in move.path):
+            raise InvalidMoveError(f"{_shown(str(move))} is not a move")
         topo = self.topology
         if self._over:
             raise IllegalMoveError(f"{move}: the game is over")
@@ -443,9 +467,14 @@ class Game:
             self.finished[p] = self.ply - 1
         self.history.append((p, path, finished_now))
         self.to_move = (p + 1) % self.players
-        self._over = (bool(self.finished) and self.to_move == 0) or (
-            self.move_limit is not None and self.ply >= self.move_limit) or (
-            not path and self._blocked())
+        self._over = self._ends_now() or (not path and self._blocked())
+
+    def _ends_now(self) -> bool:
+        """A finisher ends the game when the round is complete (the same-round rule, even
+        past the move limit); without a finisher the move limit is a draw at once."""
+        if self.finished:
+            return self.to_move == 0
+        return self.move_limit is not None and self.ply >= self.move_limit
 
     def _blocked(self) -> bool:
         """Every player passed in the last round: nobody can ever move again."""
@@ -485,7 +514,14 @@ class Game:
 
     # -- the end ----------------------------------------------------------------------------
     def _has_finished(self, p: int) -> bool:
-        target, occ, own = self.targets[p], self.occ, p + 1
+        """Every piece of ``p`` stands in the target camp, or (the fill rule) the camp is
+        full and holds at least one of them."""
+        cells, target = self.cells[p], self.targets[p]
+        if len(cells) < len(target):  # with a full set, all in the camp means the camp is full
+            lock = self.target_masks[p]
+            if cells and all(lock[c] for c in cells):
+                return True
+        occ, own = self.occ, p + 1
         mine = False
         for c in target:
             v = occ[c]
@@ -497,17 +533,26 @@ class Game:
 
     def pieces_home(self, player: int) -> int:
         """How many of ``player``'s pieces stand in their target camp."""
+        player = self._player(player)
         lock = self.target_masks[player]
         return sum(1 for c in self.cells[player] if lock[c])
 
     def rows_to_go(self, player: int) -> int:
         """The rows ``player``'s pieces still have to travel to fill the target camp.
 
-        It is 0 exactly when every piece stands in the target camp.
+        It is 0 exactly when every piece stands in the target camp (with fewer pieces
+        than the camp holds, wherever they stand in it).
+
+        >>> Game.custom("star", 2, {0: ["d14"], 1: ["a1"]}).rows_to_go(0)
+        0
         """
+        player = self._player(player)
+        cells, lock = self.cells[player], self.target_masks[player]
+        if all(lock[c] for c in cells):
+            return 0
         rows = self.rows[player]
         best = sorted(rows[c] for c in self.targets[player])
-        return sum(rows[c] for c in self.cells[player]) - sum(best[:len(self.cells[player])])
+        return max(1, sum(rows[c] for c in cells) - sum(best[:len(cells)]))
 
     def is_over(self) -> bool:
         """True when the game has ended (win, shared win or move limit)."""
@@ -592,7 +637,7 @@ class Game:
             line, value = get(key)
             if allow_none and value == "none":
                 return None
-            if not value.isdigit():
+            if not (value.isascii() and value.isdigit() and len(value) <= 10):
                 raise CorruptSaveError(f"line {line}: {key} must be a whole number, not {value!r}")
             return int(value)
 
@@ -628,10 +673,15 @@ class Game:
         if value != "none":
             for item in value.split():
                 who, at, when = item.partition("@")
-                if not (at and who.isdigit() and when.isdigit() and int(who) < game.players
-                        and int(when) < ply):
+                if not (at and who.isascii() and who.isdigit() and when.isascii()
+                        and when.isdigit() and len(who) + len(when) < 12
+                        and int(who) < game.players and int(when) < ply):
                     raise CorruptSaveError(f"line {line}: {item!r} is not player@move")
                 finished[int(who)] = int(when)
+        game.occ, game.cells = occ, cells
+        for who in finished:
+            if not game._has_finished(who):
+                raise CorruptSaveError(f"line {line}: player {who} has not finished")
         extra = set(fields) - {"board", "players", "pieces", "move limit", "to move",
                                "moves made", "finished"} - {f"player {p}"
                                                             for p in range(game.players)}
@@ -639,8 +689,7 @@ class Game:
             raise CorruptSaveError(f"line {fields[min(extra)][0]}: unknown field {min(extra)!r}")
         game.occ, game.cells, game.to_move, game.ply = occ, cells, to_move, ply
         game.finished = finished
-        game._over = (bool(finished) and to_move == 0) or (
-            game.move_limit is not None and ply >= game.move_limit)
+        game._over = game._ends_now()
         return game
 
     def _repr_svg_(self) -> str:
@@ -680,6 +729,18 @@ def _move_tables(topo: Topology) -> _MoveTables:
                               for c in cells),
         )
     return _MOVE_TABLES[topo.key]
+
+
+def _whole(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and abs(value) <= 10 ** 9
+
+
+def _shown(value: object) -> str:
+    """A short text form of a value given by a user or a file, for a message."""
+    text = repr(value) if isinstance(value, (str, int, float, type(None))) else (
+        f"a {type(value).__name__}" if not isinstance(value, (list, tuple, dict)) else
+        repr(value))
+    return text if len(text) <= 40 else text[:39] + "…"
 
 
 def _mask(size: int, cells: Iterable[int]) -> bytearray:

@@ -529,8 +529,9 @@ class HalmaApp(w.VBox):
         """Resume a game saved by :meth:`save`; CorruptSaveError (nothing changed) if bad."""
         try:
             data = json.loads(text)
-        except (TypeError, ValueError) as error:
-            raise CorruptSaveError(f"the saved game is not JSON: {error}") from None
+        except (TypeError, ValueError, RecursionError):
+            raise CorruptSaveError("not a saved game: the text is not JSON, or nested too "
+                                   "deeply") from None
         if not isinstance(data, dict) or data.get("game") != "halma":
             raise CorruptSaveError("the saved game is not a Halma game")
         if data.get("version") != SAVE_VERSION:

@@ -54,7 +54,9 @@ __all__ = [
 
 MAX_PLAYERS = 40
 MAX_NAME_CHARS = 40
-SAVE_VERSION = 1
+SAVE_VERSION = 2
+#: Older save versions that still load (version 1 listed the whole deal).
+READABLE_VERSIONS = (1, 2)
 CELLS = GRID_SIZE * GRID_SIZE
 _COLUMNS = "abcde"
 
@@ -65,6 +67,8 @@ def cell_name(index: int) -> str:
     >>> cell_name(0), cell_name(7), cell_name(24)
     ('a1', 'c2', 'e5')
     """
+    if isinstance(index, bool) or not isinstance(index, int) or not 0 <= index < CELLS:
+        raise InvalidMoveError(f"{_shown(index)} is not a cell number (0 to {CELLS - 1})")
     return f"{_COLUMNS[index % GRID_SIZE]}{index // GRID_SIZE + 1}"
 
 
@@ -104,6 +108,11 @@ def full_lines(grid: Sequence[int | None]) -> list[tuple[int, LineScore]]:
     """
     from mathgames.matematiko.rules import classify, combination
 
+    if not isinstance(grid, (list, tuple)) or len(grid) != CELLS or not all(
+            v is None or (isinstance(v, int) and not isinstance(v, bool) and 1 <= v <= 13)
+            for v in grid):
+        raise InvalidMoveError(f"a grid is {CELLS} cells, each a card 1 to 13 or None")
+
     result = []
     for index, (name, cells) in enumerate(LINES):
         cards = [grid[i] for i in cells]
@@ -134,13 +143,22 @@ class Standing:
     bot: str | None = None
 
 
+def _shown(value: object) -> str:
+    """A short text form of a value given by a user or a file, for a message."""
+    text = repr(value) if isinstance(value, (str, int, float, type(None))) else (
+        f"a {type(value).__name__}")
+    return text if len(text) <= 40 else text[:39] + "…"
+
+
 def _check_deal(deal: Iterable[int]) -> tuple[int, ...]:
+    if not isinstance(deal, (list, tuple)):
+        raise InvalidMoveError(f"deal: {_shown(deal)} is not a list of {DEAL_LENGTH} cards")
     cards = tuple(deal)
     if len(cards) != DEAL_LENGTH:
         raise InvalidMoveError(f"deal: {len(cards)} cards, a deal has {DEAL_LENGTH}")
     for card in cards:
         if isinstance(card, bool) or not isinstance(card, int) or not 1 <= card <= 13:
-            raise InvalidMoveError(f"deal: {card!r} is not a card (cards are 1 to 13)")
+            raise InvalidMoveError(f"deal: {_shown(card)} is not a card (cards are 1 to 13)")
     value, copies = Counter(cards).most_common(1)[0]
     if copies > COPIES:
         raise InvalidMoveError(f"deal: {copies} cards {value}, the deck has only {COPIES}")
@@ -148,11 +166,15 @@ def _check_deal(deal: Iterable[int]) -> tuple[int, ...]:
 
 
 def _check_players(players: Iterable[str | Player]) -> tuple[Player, ...]:
-    result = []
+    if not isinstance(players, (list, tuple)):
+        raise InvalidMoveError(f"the players must be a list of names, not {_shown(players)}")
+    if len(players) > MAX_PLAYERS:
+        raise InvalidMoveError(f"a match has 1 to {MAX_PLAYERS} players, not {len(players)}")
+    result: list[Player] = []
     for entry in players:
         player = entry if isinstance(entry, Player) else Player(entry)
         if not isinstance(player.name, str) or not player.name.strip():
-            raise InvalidMoveError(f"player name {player.name!r}: a name is some text")
+            raise InvalidMoveError(f"player name {_shown(player.name)}: a name is some text")
         name = " ".join(player.name.split())
         if len(name) > MAX_NAME_CHARS:
             raise InvalidMoveError(f"player name {name!r}: at most {MAX_NAME_CHARS} characters")
@@ -310,8 +332,11 @@ class Match:
                 raise IllegalMoveError(f"the game is over: {name}'s grid is full")
             raise IllegalMoveError(
                 f"{name} has already placed the {self.current} (in {cell_name(mine[-1])})")
+        if card is not None and (isinstance(card, bool) or not isinstance(card, int)):
+            raise InvalidMoveError(f"{_shown(card)} is not a card: a card is a whole number "
+                                   "1 to 13")
         if card is not None and card != self.current:
-            raise IllegalMoveError(f"the number called is {self.current}, not {card!r}")
+            raise IllegalMoveError(f"the number called is {self.current}, not {card}")
         if index in mine:
             taken = self.deal[mine.index(index)]
             raise IllegalMoveError(f"cell {cell_name(index)} already holds a {taken}")
@@ -347,12 +372,22 @@ class Match:
 
     # -- saving and loading --------------------------------------------------
     def to_dict(self) -> dict[str, Any]:
-        """The match as plain JSON-able data (with a checksum against tampering)."""
+        """The match as plain JSON-able data (with a checksum against tampering).
+
+        A match with a game code does not list its deal (the code rebuilds it), so a
+        saved game, such as the copy a browser keeps, does not show the numbers to come:
+
+        >>> m = Match(["Ann"], code="ABC234"); _ = m.call_next()
+        >>> sorted(m.to_dict())
+        ['called', 'checksum', 'code', 'game', 'players', 'version']
+        >>> "deal" in Match(["Ann"], deal=[*range(1, 14), *range(1, 13)]).to_dict()
+        True
+        """
         data: dict[str, Any] = {
             "game": "matematiko",
             "version": SAVE_VERSION,
             "code": self.code,
-            "deal": list(self.deal),
+            **({} if self.code is not None else {"deal": list(self.deal)}),
             "called": self.called,
             "players": [{"name": p.name, "bot": p.bot, "cells": list(self._cells[p.name])}
                         for p in self.players],
@@ -372,10 +407,13 @@ class Match:
     @classmethod
     def from_json(cls, text: str | bytes) -> Match:
         """A match from :meth:`to_json` text; ``CorruptSaveError`` for anything wrong."""
+        if not isinstance(text, (str, bytes)):
+            raise CorruptSaveError("a saved game is text")
         try:
             data = json.loads(text)
-        except (TypeError, ValueError) as error:
-            raise CorruptSaveError(f"not a saved game: {error}") from None
+        except (TypeError, ValueError, RecursionError):
+            raise CorruptSaveError("not a saved game: the text is not JSON, or nested too "
+                                   "deeply") from None
         return cls.from_dict(data)
 
     @classmethod
@@ -383,14 +421,21 @@ class Match:
         """A match from :meth:`to_dict` data; ``CorruptSaveError`` for anything wrong."""
         if not isinstance(data, dict) or data.get("game") != "matematiko":
             raise CorruptSaveError("not a saved Matematiko game")
-        if data.get("version") != SAVE_VERSION:
-            raise CorruptSaveError(f"version {data.get('version')!r}: this program reads version "
-                                   f"{SAVE_VERSION}")
-        expected = set(("game", "version", "code", "deal", "called", "players", "checksum"))
+        version = data.get("version")
+        if isinstance(version, bool) or version not in READABLE_VERSIONS:
+            raise CorruptSaveError(f"version {_shown(version)}: this program reads versions "
+                                   f"{', '.join(map(str, READABLE_VERSIONS))}")
+        expected = {"game", "version", "code", "deal", "called", "players", "checksum"}
+        if version > 1 and data.get("code") is not None:
+            expected.discard("deal")  # the code rebuilds the deal
         if set(data) != expected:
-            raise CorruptSaveError(f"the fields must be exactly {sorted(expected)}")
+            raise CorruptSaveError(f"the fields must be exactly {', '.join(sorted(expected))}")
         body = {k: v for k, v in data.items() if k != "checksum"}
-        if data["checksum"] != _checksum(body):
+        try:
+            checksum = _checksum(body)
+        except (TypeError, ValueError, RecursionError):
+            raise CorruptSaveError("the saved game holds something that is not JSON data") from None
+        if data["checksum"] != checksum:
             raise CorruptSaveError("the checksum does not match: the file was changed")
         players = data["players"]
         if not isinstance(players, list) or not all(
@@ -403,7 +448,7 @@ class Match:
                 match = cls([Player(p["name"], p["bot"]) for p in players], code=data["code"])
         except (InvalidMoveError, GameCodeError, TypeError) as error:
             raise CorruptSaveError(str(error)) from None
-        if list(match.deal) != data["deal"]:
+        if "deal" in data and list(match.deal) != data["deal"]:
             raise CorruptSaveError("the deal does not belong to the game code")
         called = data["called"]
         if isinstance(called, bool) or not isinstance(called, int) or not (

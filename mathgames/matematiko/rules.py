@@ -92,11 +92,17 @@ def combination(name: str) -> Combination:
 
     >>> combination("straight").diagonal_points
     60
+    >>> combination("royal flush")
+    Traceback (most recent call last):
+    ...
+    mathgames.core.errors.InvalidMoveError: unknown combination 'royal flush'
     """
-    try:
-        return _BY_NAME[name]
-    except KeyError:
-        raise KeyError(f"unknown combination {name!r}") from None
+    found = _BY_NAME.get(name) if isinstance(name, str) else None
+    if found is None:
+        shown = repr(name) if isinstance(name, (str, int, float, type(None))) else (
+            f"a {type(name).__name__}")
+        raise InvalidMoveError(f"unknown combination {shown[:40]}")
+    return found
 
 
 def combination_table() -> list[dict[str, object]]:

@@ -512,8 +512,9 @@ class MatematikoApp(w.VBox):
         """Resume a saved game; ``CorruptSaveError`` (and no change) if it is bad."""
         try:
             data = json.loads(text)
-        except (TypeError, ValueError) as error:
-            raise CorruptSaveError(f"not a saved game: {error}") from None
+        except (TypeError, ValueError, RecursionError):
+            raise CorruptSaveError("not a saved game: the text is not JSON, or nested too "
+                                   "deeply") from None
         if not isinstance(data, dict) or data.get("app") != "matematiko" or data.get(
                 "mode") not in MODES:
             raise CorruptSaveError("not a saved Matematiko game")

@@ -26,12 +26,19 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
-from mathgames.core.errors import CorruptSaveError, IllegalMoveError, InvalidMoveError
+from mathgames.core.errors import (
+    CorruptSaveError,
+    IllegalMoveError,
+    InvalidMoveError,
+    MathgamesError,
+    SetupError,
+)
 from mathgames.core.i18n import translator
 from mathgames.triomino.geometry import Cell, cell_id
-from mathgames.triomino.rules import PRESETS, RuleSet
+from mathgames.triomino.rules import PRESETS, RuleSet, shown
 from mathgames.triomino.sheet import ScoreEntry
 from mathgames.triomino.table import ORIGIN, Placement, Table
+from mathgames.triomino.table import check_placement as _check_placement
 from mathgames.triomino.tiles import Tile, all_tiles, highest_tile
 
 __all__ = ["FORMAT", "Action", "Game"]
@@ -39,7 +46,13 @@ __all__ = ["FORMAT", "Action", "Game"]
 _ = translator("triomino")
 
 FORMAT = "mathgames-triomino"
+#: The fields of a saved game.
+FIELDS = ("format", "version", "rules", "names", "seed", "round", "turn", "phase", "current",
+          "starter", "start_tiles", "start_draws", "table", "hands", "pool", "drawn",
+          "last_drawn", "sheet", "round_winners", "round_ends", "winners", "log")
 VERSION = 1
+#: The longest player name.
+MAX_NAME = 40
 PHASES = ("play", "round_over", "game_over")
 ZERO = Tile(0, 0, 0)
 
@@ -50,10 +63,24 @@ Action = tuple[str, "Placement | None"]
 def _tiles(texts: Any, what: str) -> list[Tile]:
     if not isinstance(texts, list):
         raise CorruptSaveError(f"{what} must be a list of tiles")
-    try:
-        return [Tile.parse(t) for t in texts]
-    except InvalidMoveError as error:
-        raise CorruptSaveError(f"{what}: {error}") from None
+    tiles = []
+    for number, text in enumerate(texts, 1):
+        try:
+            tiles.append(Tile.parse(text))
+        except InvalidMoveError:
+            raise CorruptSaveError(f"{what}, tile {number}: {shown(text)} is not a tile "
+                                   "like 0-1-2") from None
+    return tiles
+
+
+def _is_player(value: Any, n: int) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and 0 <= value < n
+
+
+def _check_whole(value: Any, what: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise InvalidMoveError(f"{what} must be a whole number, not {shown(value)}")
+    return value
 
 
 class Game:
@@ -67,19 +94,26 @@ class Game:
                  seed: int = 0, *, history: bool = True, _deal: bool = True) -> None:
         if isinstance(rules, str):
             if rules not in PRESETS:
-                raise ValueError(f"unknown preset {rules!r}; choose one of "
+                raise SetupError(f"unknown preset {shown(rules)}; choose one of "
                                  f"{', '.join(PRESETS)} or pass a RuleSet")
             rules = PRESETS[rules]
+        if not isinstance(rules, RuleSet):
+            raise SetupError(f"the rules must be a preset name or a RuleSet, not "
+                             f"{shown(rules)}")
         self.rules: RuleSet = rules
-        if isinstance(players, int):
+        if isinstance(players, int) and not isinstance(players, bool):
+            rules.hand_size(players)
             names = [_("Player {n}").format(n=i + 1) for i in range(players)]
+        elif isinstance(players, (list, tuple)) and all(
+                isinstance(name, str) and name.strip() and len(name) <= MAX_NAME
+                for name in players):
+            names = list(players)
         else:
-            names = [str(name) for name in players]
-        if not rules.min_players <= len(names) <= rules.max_players:
-            raise ValueError(f"the {rules.name} rules are for {rules.min_players}-"
-                             f"{rules.max_players} players, not {len(names)}")
-        if not isinstance(seed, int):
-            raise ValueError(f"the seed must be a whole number, not {seed!r}")
+            raise SetupError(f"players must be a number or a list of names (at most {MAX_NAME} "
+                               f"characters each), not {shown(players)}")
+        rules.hand_size(len(names))
+        if isinstance(seed, bool) or not isinstance(seed, int):
+            raise SetupError(f"the seed must be a whole number, not {shown(seed)}")
         self.names: list[str] = names
         self.seed = seed
         self.keep_history = history
@@ -149,21 +183,40 @@ class Game:
         ...                           table=[Placement(Tile.parse("0-1-2"), (0, 0), 0)])
         >>> [str(p) for p in game.legal_placements()]
         ['0-2-3 at c-1_0 turned 0']
-        """
-        def tile(t: Tile | str) -> Tile:
-            return t if isinstance(t, Tile) else Tile.parse(t)
 
-        game = cls(rules, len(hands) if names is None else list(names), history=history,
+        On an empty table, ``current`` starts with any tile of their hand.
+        """
+        def tiles(items: Any, what: str) -> list[Tile]:
+            if not isinstance(items, (list, tuple)):
+                raise SetupError(f"{what} must be a list of tiles")
+            return [t if isinstance(t, Tile) else Tile.parse(t) for t in items]
+
+        if not isinstance(hands, (list, tuple)):
+            raise SetupError("hands must be a list with one hand per player")
+        game = cls(rules, len(hands) if names is None else names, history=history,
                    _deal=False)
         if len(hands) != len(game.names):
-            raise ValueError("give one hand per player")
-        game.table = Table(table) if checked else Table()
-        if not checked:
+            raise SetupError("hands must be a list with one hand per player")
+        if not isinstance(table, (list, tuple)) or not all(
+                isinstance(p, Placement) for p in table):
+            raise SetupError("table must be a list of placements")
+        for placement in table:
+            _check_placement(placement)
+        new_hands = [tiles(hand, "a hand") for hand in hands]
+        new_pool = tiles(pool, "the pool")
+        if isinstance(current, bool) or current not in range(len(game.names)):
+            raise SetupError(f"current must be the number of a player, 0 to "
+                             f"{len(game.names) - 1}, not {shown(current)}")
+        if checked:
+            game.table = Table(table)
+        else:
+            game.table = Table()
             for placement in table:
                 game.table.place(placement)
-        game.hands = [[tile(t) for t in hand] for hand in hands]
-        game.pool = [tile(t) for t in pool]
-        game.start_tiles, game.start_draws = [], []
+        game.hands, game.pool = new_hands, new_pool
+        # on an empty table the player to move starts, with any tile of theirs
+        game.start_tiles = [] if table else sorted({str(t) for t in new_hands[current]})
+        game.start_draws = []
         game.starter = game.current = current
         game.phase, game.drawn, game.last_drawn = "play", 0, None
         return game
@@ -192,6 +245,7 @@ class Game:
 
     def round_scores(self, round_number: int) -> list[int]:
         """Each player's points in one round."""
+        _check_whole(round_number, "the round")
         totals = [0] * len(self.names)
         for entry in self.sheet:
             if entry.round == round_number:
@@ -200,14 +254,25 @@ class Game:
 
     def entries(self, round_number: int, player: int) -> list[ScoreEntry]:
         """The score-sheet entries of one player in one round."""
+        _check_whole(round_number, "the round")
+        self._check_player(player)
         return [e for e in self.sheet if e.round == round_number and e.player == player]
+
+    def _check_player(self, player: Any) -> None:
+        if isinstance(player, bool) or not isinstance(player, int) or not (
+                0 <= player < len(self.names)):
+            raise InvalidMoveError(f"there is no player {shown(player)}; the players are 0 "
+                                   f"to {len(self.names) - 1}")
 
     def hand(self, player: int | None = None) -> list[Tile]:
         """A player's tiles (a copy), sorted; the current player's by default."""
+        if player is not None:
+            self._check_player(player)
         return sorted(self.hands[self.current if player is None else player])
 
     def hand_value(self, player: int) -> int:
         """The points left in a player's hand."""
+        self._check_player(player)
         return sum(t.value for t in self.hands[player])
 
     @property
@@ -231,6 +296,10 @@ class Game:
         """Every legal placement for the current player now (of one tile, if given)."""
         tiles = self.placeable_tiles()
         if tile is not None:
+            if isinstance(tile, str):
+                tile = Tile.parse(tile)
+            if not isinstance(tile, Tile):
+                raise InvalidMoveError(f"{shown(tile)} is not a tile")
             tiles = [t for t in tiles if t == tile]
         return self.table.placements_for(tiles)
 
@@ -267,6 +336,7 @@ class Game:
 
         Assumes the placement is legal; nothing changes.
         """
+        _check_placement(placement)
         rules, tile = self.rules, placement.tile
         if not rules.keep_score:
             return 0
@@ -297,26 +367,30 @@ class Game:
     # -- moves ----------------------------------------------------------------------
     def apply(self, action: Action) -> None:
         """Make a move given as an :data:`Action`."""
-        kind, placement = action
+        kind, placement = action if isinstance(action, tuple) and len(action) == 2 else (
+            None, None)
         if kind == "place" and isinstance(placement, Placement):
             self.play(placement)
-        elif kind == "draw":
+        elif kind == "draw" and placement is None:
             self.draw()
-        elif kind == "pass":
+        elif kind == "pass" and placement is None:
             self.pass_turn()
         else:
-            raise InvalidMoveError(f"{action!r} is not a move")
+            raise InvalidMoveError(f"{shown(str(action))} is not a move: give ('place', a "
+                                   "placement), ('draw', None) or ('pass', None)")
 
     def place(self, tile: Tile | str, cell: Cell, rotation: int = 0) -> None:
         """Place ``tile`` on ``cell`` turned by ``rotation`` (see :meth:`play`)."""
         if isinstance(tile, str):
             tile = Tile.parse(tile)
-        if rotation not in (0, 1, 2):
-            raise InvalidMoveError(f"{rotation!r} is not a rotation (0, 1 or 2)")
-        self.play(Placement(tile, cell, rotation))
+        self.play(_check_placement(Placement(tile, cell, rotation)))
 
     def check(self, placement: Placement) -> None:
-        """Raise :class:`IllegalMoveError` saying why, if the current player may not play it."""
+        """Raise :class:`IllegalMoveError` saying why, if the current player may not play it.
+
+        A placement that is not even well formed raises :class:`InvalidMoveError`.
+        """
+        _check_placement(placement)
         if self.phase != "play":
             raise IllegalMoveError(_("the round is over"))
         name = self.names[self.current]
@@ -440,6 +514,20 @@ class Game:
             return
         self.current = (self.current + 1) % len(self.names)
 
+    def _target_reached(self) -> bool:
+        """Whether a player's total reached the target at any moment of the game (the sheet
+        in order): who reaches it during a round ends the game when that round ends, even
+        if their total drops below it again before then."""
+        target = self.rules.target_score
+        if not self.rules.keep_score or target is None:
+            return False
+        totals = [0] * len(self.names)
+        for entry in self.sheet:
+            totals[entry.player] += entry.points
+            if totals[entry.player] >= target:
+                return True
+        return False
+
     def _leaders(self) -> list[int]:
         scores = self.scores
         best = max(scores)
@@ -469,7 +557,7 @@ class Game:
         self.log.append([self.turn, -1, "round_end", how])
         rules = self.rules
         target = rules.target_score
-        if rules.multi_round and how != "target" and max(self.scores) < (target or 0):
+        if rules.multi_round and how != "target" and not self._target_reached():
             self.phase = "round_over"
             return
         self.phase = "game_over"
@@ -507,6 +595,7 @@ class Game:
         >>> len(game.undo_snapshots(5)), game.undo_snapshots(0)
         (1, [])
         """
+        _check_whole(limit, "the number of states")
         if limit <= 0:
             return []
         return [dict(snapshot) for snapshot in self._history[-limit:]]
@@ -583,86 +672,62 @@ class Game:
 
     @classmethod
     def from_dict(cls, data: Any, *, history: bool = True) -> Game:
-        """Load :meth:`to_dict` data, checking everything (CorruptSaveError if wrong)."""
+        """Load :meth:`to_dict` data, checking everything (CorruptSaveError if wrong).
+
+        Every refusal says in words what is wrong and where:
+
+        >>> data = Game("schmidt", 2, seed=1).to_dict()
+        >>> data["sheet"] = [[1, -1, "tile", 5, 0, "1-1-3", 0]]
+        >>> Game.from_dict(data)
+        Traceback (most recent call last):
+        ...
+        mathgames.core.errors.CorruptSaveError: the score sheet, entry 1: there is no player -1
+        """
         if not isinstance(data, dict) or data.get("format") != FORMAT:
             raise CorruptSaveError("this is not a saved Triomino game")
         if data.get("version") != VERSION:
-            raise CorruptSaveError(f"unknown saved-game version {data.get('version')!r}")
+            raise CorruptSaveError(f"unknown saved-game version {shown(data.get('version'))}")
+        for key in FIELDS:
+            if key not in data:
+                raise CorruptSaveError(f"the saved game has no {key!r} field")
+        unknown = sorted(str(key) for key in data if key not in FIELDS)
+        if unknown:
+            raise CorruptSaveError(f"the saved game has unknown fields: {', '.join(unknown)}")
         try:
             rules = RuleSet.from_dict(data["rules"])
-            names = data["names"]
-            if not isinstance(names, list) or not all(isinstance(n, str) for n in names):
-                raise CorruptSaveError("'names' must be a list of names")
-            game = cls(rules, names, data["seed"], history=history, _deal=False)
-            game._restore(data, trusted=False)
-        except CorruptSaveError:
-            raise
-        except (KeyError, TypeError, ValueError, AttributeError, IndexError) as error:
-            raise CorruptSaveError(f"the saved game is damaged: {error!r}") from None
+        except SetupError as error:
+            raise CorruptSaveError(f"the rules: {error}") from None
+        names = data["names"]
+        if not isinstance(names, list) or not all(
+                isinstance(n, str) and n.strip() and len(n) <= MAX_NAME for n in names):
+            raise CorruptSaveError("'names' must be a list of names")
+        seed = data["seed"]
+        if isinstance(seed, bool) or not isinstance(seed, int):
+            raise CorruptSaveError(f"the seed must be a whole number, not {shown(seed)}")
+        try:
+            game = cls(rules, names, seed, history=history, _deal=False)
+        except SetupError as error:
+            raise CorruptSaveError(str(error)) from None
+        game._restore(data, trusted=False)
         return game
 
     def _restore(self, data: dict[str, Any], trusted: bool) -> None:
         """Replace the state by ``data`` (validated unless ``trusted``); all or nothing."""
-        n = len(self.names)
-        ints = ("round", "turn", "current", "starter", "drawn")
         if not trusted:
-            for key in ints:
-                value = data[key]
-                if not isinstance(value, int) or isinstance(value, bool) or value < 0:
-                    raise CorruptSaveError(f"{key!r} must be a whole number >= 0")
-            if data["current"] >= n or data["starter"] >= n or data["round"] < 1:
-                raise CorruptSaveError("'current', 'starter' or 'round' is out of range")
-            if data["phase"] not in PHASES:
-                raise CorruptSaveError(f"unknown phase {data['phase']!r}")
-            if not isinstance(data["hands"], list) or len(data["hands"]) != n:
-                raise CorruptSaveError("there must be one hand per player")
-        hands = [_tiles(h, "a hand") for h in data["hands"]]
-        pool = _tiles(data["pool"], "the pool")
-        if not isinstance(data["table"], list):
-            raise CorruptSaveError("'table' must be a list of placements")
-        try:
-            placements = [Placement.from_list(item) for item in data["table"]]
-        except InvalidMoveError as error:
-            raise CorruptSaveError(f"the table: {error}") from None
-        if trusted:
-            table = Table()
-            for p in placements:
-                table.place(p)
-        else:
-            if placements and placements[0].cell != ORIGIN:
-                raise CorruptSaveError("the first tile must lie on the origin cell")
             try:
-                table = Table(placements)
-            except IllegalMoveError as error:
-                raise CorruptSaveError(f"the table has an illegal tile: {error}") from None
-            every = sorted([*table.tiles(), *pool, *(t for h in hands for t in h)])
-            if every != all_tiles():
-                raise CorruptSaveError("the table, hands and pool do not hold the 56 tiles once")
-        try:
-            sheet = [ScoreEntry.from_list(e) for e in data["sheet"]]
-        except ValueError as error:
-            raise CorruptSaveError(f"the score sheet: {error}") from None
+                self._check_saved(data)
+            except CorruptSaveError:
+                raise
+            except MathgamesError as error:  # pragma: no cover - _check_saved names the field
+                raise CorruptSaveError(f"the saved game is damaged: {error}") from None
+        hands = [[Tile.parse(t) for t in h] for h in data["hands"]]
+        pool = [Tile.parse(t) for t in data["pool"]]
+        table = Table()
+        for item in data["table"]:
+            table.place(Placement.from_list(item))
+        sheet = [ScoreEntry.from_list(e) for e in data["sheet"]]
         last_drawn = None if data["last_drawn"] is None else Tile.parse(data["last_drawn"])
-        start_tiles = [str(t) for t in _tiles(data["start_tiles"], "start tiles")]
-        if not trusted:
-            if any(e.player >= n or e.round > data["round"] for e in sheet):
-                raise CorruptSaveError("a score-sheet entry names an unknown player or round")
-            if data["drawn"] and last_drawn not in hands[data["current"]]:
-                raise CorruptSaveError("the drawn tile is not in the player's hand")
-            for key in ("round_winners", "start_draws", "log"):
-                if not isinstance(data[key], list) or not all(
-                        isinstance(item, list) and all(
-                            isinstance(v, (int, str)) for v in item) for item in data[key]):
-                    raise CorruptSaveError(f"{key!r} must be a list of lists")
-            if not all(isinstance(w, int) and 0 <= w < n for ws in data["round_winners"]
-                       for w in ws):
-                raise CorruptSaveError("'round_winners' names an unknown player")
-            if not isinstance(data["round_ends"], list) or not all(
-                    e in ("out", "blocked", "target") for e in data["round_ends"]):
-                raise CorruptSaveError("'round_ends' is damaged")
-            if not isinstance(data["winners"], list) or not all(
-                    isinstance(w, int) and 0 <= w < n for w in data["winners"]):
-                raise CorruptSaveError("'winners' names an unknown player")
+        start_tiles = [str(Tile.parse(t)) for t in data["start_tiles"]]
         # everything read: now change the state
         self.round, self.turn, self.phase = data["round"], data["turn"], data["phase"]
         self.current, self.starter, self.drawn = data["current"], data["starter"], data["drawn"]
@@ -675,6 +740,108 @@ class Game:
         self.round_ends = list(data["round_ends"])
         self.winners = list(data["winners"])
         self.log = [list(item) for item in data["log"]]
+
+    def _check_saved(self, data: dict[str, Any]) -> None:
+        """Refuse (:class:`CorruptSaveError`) saved data that is not a legal game of ours."""
+        n = len(self.names)
+        for key in ("round", "turn", "current", "starter", "drawn"):
+            value = data[key]
+            if isinstance(value, bool) or not isinstance(value, int) or not (
+                    0 <= value <= 10 ** 6):
+                raise CorruptSaveError(f"{key!r} must be a whole number >= 0, "
+                                       f"not {shown(value)}")
+        if data["current"] >= n or data["starter"] >= n:
+            raise CorruptSaveError(f"'current' and 'starter' must be players 0 to {n - 1}")
+        if data["round"] < 1:
+            raise CorruptSaveError("'round' counts from 1")
+        phase = data["phase"]
+        if not isinstance(phase, str) or phase not in PHASES:
+            raise CorruptSaveError(f"unknown phase {shown(phase)}; it is one of "
+                                   f"{', '.join(PHASES)}")
+        if not isinstance(data["hands"], list) or len(data["hands"]) != n:
+            raise CorruptSaveError("'hands' must hold one hand per player")
+        hands = [_tiles(h, f"the hand of player {p}") for p, h in enumerate(data["hands"])]
+        pool = _tiles(data["pool"], "the pool")
+        if not isinstance(data["table"], list):
+            raise CorruptSaveError("'table' must be a list of placements")
+        placements = []
+        for number, item in enumerate(data["table"], 1):
+            try:
+                placements.append(Placement.from_list(item))
+            except InvalidMoveError:
+                raise CorruptSaveError(f"the table, tile {number}: not a placement "
+                                       "[tile, x, y, rotation]") from None
+        if placements and placements[0].cell != ORIGIN:
+            raise CorruptSaveError("the first tile on the table must lie on the origin cell")
+        try:
+            table = Table(placements)
+        except IllegalMoveError as error:
+            raise CorruptSaveError(f"the table has an illegal tile: {error}") from None
+        every = sorted([*table.tiles(), *pool, *(t for h in hands for t in h)])
+        if every != all_tiles():
+            raise CorruptSaveError("the table, hands and pool do not hold the 56 tiles once")
+        if not isinstance(data["sheet"], list):
+            raise CorruptSaveError("the score sheet must be a list of entries")
+        for number, item in enumerate(data["sheet"], 1):
+            where = f"the score sheet, entry {number}"
+            try:
+                entry = ScoreEntry.from_list(item)
+            except ValueError:
+                raise CorruptSaveError(f"{where}: not an entry [round, player, reason, points, "
+                                       "count, tile, turn]") from None
+            if not 0 <= entry.player < n:
+                raise CorruptSaveError(f"{where}: there is no player {entry.player}")
+            if not 1 <= entry.round <= data["round"]:
+                raise CorruptSaveError(f"{where}: round {entry.round} is not one of rounds 1 "
+                                       f"to {data['round']}")
+            if not 0 <= entry.turn <= data["turn"] or entry.count < 0 or abs(
+                    entry.points) > 10 ** 6:
+                raise CorruptSaveError(f"{where}: its turn, count or points are out of range")
+        last_drawn = data["last_drawn"]
+        if last_drawn is not None:
+            last_drawn = _tiles([last_drawn], "the last drawn tile ('last_drawn')")[0]
+        if data["drawn"]:
+            if last_drawn not in hands[data["current"]]:
+                raise CorruptSaveError("the drawn tile ('last_drawn') is not in the hand of "
+                                       "the player to move")
+            if not placements or (self.rules.max_draws is not None
+                                  and data["drawn"] > self.rules.max_draws):
+                raise CorruptSaveError("'drawn' counts more tiles than the rules allow")
+        start_tiles = _tiles(data["start_tiles"], "the start tiles ('start_tiles')")
+        if not isinstance(data["start_draws"], list) or not all(
+                isinstance(d, list) and len(d) == 2 and isinstance(d[0], int)
+                and not isinstance(d[0], bool) and 0 <= d[0] < n and isinstance(d[1], str)
+                for d in data["start_draws"]):
+            raise CorruptSaveError("'start_draws' must list [player, tile] pairs")
+        _tiles([d[1] for d in data["start_draws"]], "the start draws ('start_draws')")
+        log = data["log"]
+        if not isinstance(log, list) or not all(
+                isinstance(item, list) and len(item) <= 8 and all(
+                    isinstance(v, (int, str)) and not isinstance(v, bool) for v in item)
+                for item in log):
+            raise CorruptSaveError("the 'log' must be a list of lists of numbers and words")
+        ends, round_winners = data["round_ends"], data["round_winners"]
+        if not isinstance(ends, list) or not all(
+                isinstance(e, str) and e in ("out", "blocked", "target") for e in ends):
+            raise CorruptSaveError("'round_ends' must list how each round ended "
+                                   "(out, blocked or target)")
+        if not isinstance(round_winners, list) or not all(
+                isinstance(ws, list) and all(_is_player(w, n) for w in ws)
+                for ws in round_winners):
+            raise CorruptSaveError("'round_winners' must list players 0 to "
+                                   f"{n - 1} for each round")
+        if len(ends) != len(round_winners) or len(ends) > data["round"]:
+            raise CorruptSaveError("'round_ends' and 'round_winners' must have one entry per "
+                                   "round played")
+        winners = data["winners"]
+        if not isinstance(winners, list) or not all(_is_player(w, n) for w in winners):
+            raise CorruptSaveError(f"'winners' must list players 0 to {n - 1}")
+        if phase == "play":
+            if not all(hands):
+                raise CorruptSaveError("a round in play where a player has no tile left")
+            if not placements and not set(start_tiles) & set(hands[data["current"]]):
+                raise CorruptSaveError("the player to move holds none of the start tiles "
+                                       "('start_tiles')")
 
     def copy(self, history: bool = False) -> Game:
         """An independent copy (without undo history unless asked)."""

@@ -14,16 +14,22 @@ teacher builds a custom rule set from one of them:
 >>> dataclasses.replace(PRESETS["schmidt"], max_draws=0)
 Traceback (most recent call last):
 ...
-ValueError: max_draws must be None (no limit) or at least 1, not 0
+mathgames.core.errors.SetupError: max_draws must be None (no limit) or at least 1, not 0
 """
 
 from __future__ import annotations
 
 import dataclasses
+import json
 from dataclasses import dataclass
 from typing import Any
 
-__all__ = ["PRESETS", "RuleSet"]
+from mathgames.core.errors import SetupError
+from mathgames.core.i18n import translator
+
+__all__ = ["PRESETS", "RuleSet", "shown"]
+
+_ = translator("triomino")
 
 START_RULES = ("highest_triple", "draw_highest", "pool_tile")
 DRAW_WHEN = ("any", "blocked")
@@ -92,49 +98,40 @@ class RuleSet:
     winner_rule: str = "score"
 
     def __post_init__(self) -> None:
+        _check_types(self)
         object.__setattr__(self, "hand_sizes", tuple(self.hand_sizes))
         object.__setattr__(self, "hexagon_bonuses", tuple(self.hexagon_bonuses))
         choices = {"start_rule": START_RULES, "draw_when": DRAW_WHEN,
                    "place_drawn": PLACE_DRAWN, "winner_rule": WINNER_RULES}
         for field, allowed in choices.items():
             if getattr(self, field) not in allowed:
-                raise ValueError(f"{field} must be one of {', '.join(allowed)}, "
-                                 f"not {getattr(self, field)!r}")
+                raise SetupError(_("{field} must be one of {choices}, not {value}").format(
+                    field=field, choices=", ".join(allowed), value=shown(getattr(self, field))))
         if not 1 <= self.min_players <= self.max_players <= 6:
-            raise ValueError("players must satisfy 1 <= min_players <= max_players <= 6")
-        if len(self.hand_sizes) != 6 or not all(
-                isinstance(n, int) and 1 <= n <= 18 for n in self.hand_sizes):
-            raise ValueError("hand_sizes must give 1-18 tiles for each of 1..6 players")
+            raise SetupError(_("min_players and max_players must satisfy "
+                               "1 <= min_players <= max_players <= 6"))
+        if len(self.hand_sizes) != 6 or not all(1 <= n <= 18 for n in self.hand_sizes):
+            raise SetupError(_("hand_sizes must give 1-18 tiles for each of 1..6 players"))
         for n in range(self.min_players, self.max_players + 1):
             needed = n * self.hand_sizes[n - 1] + (1 if self.start_rule == "pool_tile" else 0)
             if needed > 56:
-                raise ValueError(f"{n} players with {self.hand_sizes[n - 1]} tiles each "
-                                 "need more than the 56 tiles")
-        if self.max_draws is not None and (not isinstance(self.max_draws, int)
-                                           or self.max_draws < 1):
-            raise ValueError(f"max_draws must be None (no limit) or at least 1, "
-                             f"not {self.max_draws!r}")
+                raise SetupError(_("hand_sizes: {n} players with {size} tiles each need more "
+                                   "than the 56 tiles").format(n=n, size=self.hand_sizes[n - 1]))
+        if self.max_draws is not None and self.max_draws < 1:
+            raise SetupError(_("max_draws must be None (no limit) or at least 1, not {value}")
+                             .format(value=self.max_draws))
         if len(self.hexagon_bonuses) != 3:
-            raise ValueError("hexagon_bonuses needs three values: one, two, three hexagons")
-        numbers = ("start_bonus", "zero_triple_bonus", "draw_penalty", "failed_draws_penalty",
-                   "empty_pool_penalty", "bridge_bonus", "two_sided_bonus", "going_out_bonus")
-        for field in numbers:
-            value = getattr(self, field)
-            if not isinstance(value, int) or isinstance(value, bool) or abs(value) > 10_000:
-                raise ValueError(f"{field} must be a whole number, not {value!r}")
-        if not all(isinstance(v, int) for v in self.hexagon_bonuses):
-            raise ValueError("hexagon_bonuses must be whole numbers")
-        if self.target_score is not None and (not isinstance(self.target_score, int)
-                                              or self.target_score < 1):
-            raise ValueError("target_score must be None or a positive whole number")
+            raise SetupError(_("hexagon_bonuses needs three values: one, two, three hexagons"))
+        if self.target_score is not None and self.target_score < 1:
+            raise SetupError(_("target_score must be None or a positive whole number"))
         if self.multi_round and self.target_score is None:
-            raise ValueError("multi_round needs a target_score to end the game")
+            raise SetupError(_("multi_round needs a target_score to end the game"))
 
     def hand_size(self, players: int) -> int:
         """Tiles dealt to each of ``players`` players."""
-        if not self.min_players <= players <= self.max_players:
-            raise ValueError(f"the {self.name} rules are for {self.min_players}-"
-                             f"{self.max_players} players, not {players}")
+        if not _whole(players) or not self.min_players <= players <= self.max_players:
+            raise SetupError(_("the {name} rules are for {low}-{high} players, not {n}").format(
+                name=self.name, low=self.min_players, high=self.max_players, n=shown(players)))
         return self.hand_sizes[players - 1]
 
     def to_dict(self) -> dict[str, Any]:
@@ -145,13 +142,78 @@ class RuleSet:
         return data
 
     @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> RuleSet:
-        """The rule set of :meth:`to_dict` (raises ValueError or TypeError on bad data)."""
+    def from_dict(cls, data: Any) -> RuleSet:
+        """The rule set of :meth:`to_dict` (raises :class:`SetupError` on bad data).
+
+        >>> RuleSet.from_dict({"keep_score": "no"})
+        Traceback (most recent call last):
+        ...
+        mathgames.core.errors.SetupError: keep_score must be true or false, not "no"
+        """
+        if not isinstance(data, dict):
+            raise SetupError("the rules must be a table of rule fields")
         names = {f.name for f in dataclasses.fields(cls)}
-        unknown = set(data) - names
+        unknown = [str(key) for key in data if key not in names]
         if unknown:
-            raise ValueError(f"unknown rule fields: {', '.join(sorted(unknown))}")
+            raise SetupError(f"unknown rule fields: {', '.join(sorted(unknown))}")
         return cls(**data)
+
+
+#: The type each field must have: ``bool``, ``int`` (never a bool), ``str``, ``int | None``,
+#: or a tuple of ints (``"ints"``).
+_KINDS = {
+    "name": "str", "min_players": "int", "max_players": "int", "hand_sizes": "ints",
+    "keep_score": "bool", "start_rule": "str", "start_bonus": "int",
+    "start_bonus_needs_triple": "bool", "zero_triple_bonus": "int",
+    "zero_triple_choice": "bool", "draw_when": "str", "max_draws": "int?",
+    "draw_penalty": "int", "place_drawn": "str", "failed_draws_penalty": "int",
+    "empty_pool_penalty": "int", "hexagon_bonuses": "ints", "bridge_bonus": "int",
+    "two_sided_bonus": "int", "going_out_bonus": "int", "target_score": "int?",
+    "multi_round": "bool", "target_ends_at_once": "bool", "winner_rule": "str",
+}
+#: The largest size of a number of points (and of any whole-number field).
+_LIMIT = 10_000
+
+
+def shown(value: Any) -> str:
+    """A short text form of a value given by a user or a file, for a message.
+
+    >>> shown("no"), shown(True), shown([1, 2]), shown(None), len(shown("x" * 99))
+    ('"no"', 'true', '[1, 2]', 'null', 40)
+    """
+    try:
+        text = json.dumps(value, ensure_ascii=False, separators=(", ", ": "))
+    except (TypeError, ValueError):
+        text = f"a {type(value).__name__}"
+    return text if len(text) <= 40 else text[:39] + "…"
+
+
+def _whole(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and abs(value) <= _LIMIT
+
+
+def _check_types(rules: RuleSet) -> None:
+    """Refuse any field of the wrong type, naming the field (:class:`SetupError`)."""
+    for field, kind in _KINDS.items():
+        value = getattr(rules, field)
+        if kind == "bool" and not isinstance(value, bool):
+            raise SetupError(_("{field} must be true or false, not {value}").format(
+                field=field, value=shown(value)))
+        if kind == "str" and not isinstance(value, str):
+            raise SetupError(_("{field} must be text, not {value}").format(
+                field=field, value=shown(value)))
+        if kind == "str" and len(value) > 40:
+            raise SetupError(_("{field} must be at most 40 characters long").format(field=field))
+        if kind == "int" and not _whole(value):
+            raise SetupError(_("{field} must be a whole number, not {value}").format(
+                field=field, value=shown(value)))
+        if kind == "int?" and value is not None and not _whole(value):
+            raise SetupError(_("{field} must be a whole number or none, not {value}").format(
+                field=field, value=shown(value)))
+        if kind == "ints" and not (isinstance(value, (list, tuple)) and len(value) <= 6
+                                   and all(_whole(v) for v in value)):
+            raise SetupError(_("{field} must be a list of whole numbers, not {value}").format(
+                field=field, value=shown(value)))
 
 
 PRESETS: dict[str, RuleSet] = {

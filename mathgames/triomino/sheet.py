@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from mathgames.core.errors import CorruptSaveError
 from mathgames.core.i18n import translator
 
 __all__ = ["REASONS", "ScoreEntry"]
@@ -85,13 +86,22 @@ class ScoreEntry:
 
     @classmethod
     def from_list(cls, data: list) -> ScoreEntry:
-        """The entry of :meth:`to_list` (ValueError on bad data)."""
+        """The entry of :meth:`to_list` (:class:`CorruptSaveError`, a ValueError, on bad data).
+
+        >>> ScoreEntry.from_list([1, 0, "magic", 5, 0, "", 0])  # doctest: +ELLIPSIS
+        Traceback (most recent call last):
+        ...
+        mathgames.core.errors.CorruptSaveError: not a score entry [round, player, reason, ...]
+        """
+        bad = CorruptSaveError(
+            "not a score entry [round, player, reason, points, count, tile, turn]")
         if not isinstance(data, list) or len(data) != 7:
-            raise ValueError(f"{data!r} is not a score entry")
+            raise bad
         rnd, player, reason, points, count, tile, turn = data
         ints = (rnd, player, points, count, turn)
         if not all(isinstance(v, int) and not isinstance(v, bool) for v in ints):
-            raise ValueError(f"{data!r} is not a score entry")
-        if reason not in REASONS or not isinstance(tile, str) or len(tile) > 5:
-            raise ValueError(f"{data!r} is not a score entry")
+            raise bad
+        if not isinstance(reason, str) or reason not in REASONS or not isinstance(
+                tile, str) or len(tile) > 5:
+            raise bad
         return cls(rnd, player, reason, points, count, tile, turn)

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import Any
 
 from mathgames.core.errors import IllegalMoveError, InvalidMoveError
 from mathgames.core.i18n import translator
@@ -35,12 +36,15 @@ from mathgames.triomino.geometry import (
 )
 from mathgames.triomino.tiles import Tile
 
-__all__ = ["ORIGIN", "Bonus", "Placement", "Table", "corner_label"]
+__all__ = ["MAX_COORD", "ORIGIN", "Bonus", "Placement", "Table", "check_placement",
+           "corner_label"]
 
 _ = translator("triomino")
 
 #: The cell where the first tile goes.
 ORIGIN: Cell = (0, 0)
+#: The largest cell coordinate (56 tiles never reach further).
+MAX_COORD = 999
 
 
 def corner_label(name: str) -> str:
@@ -89,9 +93,41 @@ class Placement:
         text, x, y, rotation = data
         if not all(isinstance(v, int) and not isinstance(v, bool) for v in (x, y, rotation)):
             raise InvalidMoveError(f"{data!r} is not a placement [tile, x, y, rotation]")
-        if rotation not in (0, 1, 2) or abs(x) > 999 or abs(y) > 999:
+        if rotation not in (0, 1, 2) or abs(x) > MAX_COORD or abs(y) > MAX_COORD:
             raise InvalidMoveError(f"{data!r} is not a placement [tile, x, y, rotation]")
         return cls(Tile.parse(text), (x, y), rotation)
+
+
+def check_placement(placement: Any) -> Placement:
+    """``placement`` if it is well formed: a tile, a cell of two whole numbers, a rotation 0-2
+    (else :class:`InvalidMoveError`); whether it fits is :meth:`Table.check`'s question.
+
+    >>> check_placement(Placement(Tile.parse("1-2-3"), (1,), 0))  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    mathgames.core.errors.InvalidMoveError: '(1,)' is not a cell: give two whole numbers ...
+    """
+    if not isinstance(placement, Placement):
+        raise InvalidMoveError(f"{_shown(str(placement))} is not a placement")
+    if not isinstance(placement.tile, Tile):
+        raise InvalidMoveError(f"{_shown(str(placement.tile))} is not a tile")
+    cell = placement.cell
+    if not (isinstance(cell, tuple) and len(cell) == 2 and all(
+            isinstance(v, int) and not isinstance(v, bool) and abs(v) <= MAX_COORD
+            for v in cell)):
+        raise InvalidMoveError(f"{_shown(str(cell))} is not a cell: give two whole numbers "
+                               f"(x, y) of at most {MAX_COORD}")
+    rotation = placement.rotation
+    if isinstance(rotation, bool) or rotation not in (0, 1, 2) or not isinstance(rotation, int):
+        value = rotation if isinstance(rotation, (int, str)) else str(rotation)
+        raise InvalidMoveError(f"{_shown(value)} is not a rotation (0, 1 or 2)")
+    return placement
+
+
+def _shown(value: Any) -> str:
+    text = repr(value) if isinstance(value, (str, int, float, type(None))) else (
+        f"a {type(value).__name__}")
+    return text if len(text) <= 40 else text[:39] + "…"
 
 
 @dataclass(frozen=True)
@@ -168,7 +204,9 @@ class Table:
         return all(n is None or n == d for n, d in zip(need, placement.digits, strict=True))
 
     def check(self, placement: Placement) -> None:
-        """Raise :class:`IllegalMoveError` naming what is wrong, if the placement is not legal."""
+        """Raise :class:`IllegalMoveError` naming what is wrong, if the placement is not legal
+        (:class:`InvalidMoveError` if it is not even well formed)."""
+        check_placement(placement)
         cell, tile = placement.cell, placement.tile
         if cell in self._tiles:
             raise IllegalMoveError(_("cell {cell} is already taken by {tile}").format(

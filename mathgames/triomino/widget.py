@@ -816,8 +816,9 @@ class TriominoApp(w.VBox):
         """Resume a saved game; raises CorruptSaveError (and changes nothing) on bad text."""
         try:
             data = json.loads(text)
-        except (ValueError, TypeError) as error:
-            raise CorruptSaveError(f"not a saved game: {error}") from None
+        except (TypeError, ValueError, RecursionError):
+            raise CorruptSaveError("not a saved game: the text is not JSON, or nested too "
+                                   "deeply") from None
         if not isinstance(data, dict) or data.get("format") != SAVE_FORMAT:
             raise CorruptSaveError("not a saved Triomino game")
         game = Game.from_dict(data.get("game"))
@@ -827,9 +828,11 @@ class TriominoApp(w.VBox):
             raise CorruptSaveError("'bots' must map players to bot kinds")
         kinds: dict[int, str] = {}
         for key, kind in bots.items():
-            if not (isinstance(key, str) and key.isdigit() and int(key) < game.players
-                    and isinstance(kind, str) and _level(kind) in LEVELS):
-                raise CorruptSaveError(f"unknown bot {key!r}: {kind!r}")
+            if not (isinstance(key, str) and key.isascii() and key.isdigit() and len(key) < 3
+                    and int(key) < game.players and isinstance(kind, str)
+                    and _level(kind) in LEVELS):
+                raise CorruptSaveError("'bots' must map players to bot levels "
+                                       f"({', '.join(LEVELS)})")
             kinds[int(key)] = kind
         self._begin(game, kinds)
 

@@ -1,19 +1,24 @@
 """Generate the Polish, Czech and Russian copies of the lesson notebooks.
 
 The English notebooks in this folder are the source. Each language copy
-``<language>/<lesson>.ipynb`` is the English notebook, executed outputs included,
-with two changes only:
+``<language>/<lesson>.ipynb`` is the English notebook with these changes only:
 
 - every markdown cell's text is replaced by its translation from
-  ``translations/<language>.json``;
+  ``translations/<language>/<lesson>.json`` (one file per lesson and language, so
+  that lessons can be added and translated without touching each other's files);
 - the first code cell (the hidden header) passes ``language="<language>"`` to
   ``header(...)``, which sets the kernel's language, so the charts and controls
-  are labelled in that language too.
+  are labelled in that language too;
+- the copy is executed (in ``<language>/``), so every output is in that language.
 
-Code cells and their stored outputs stay identical, so nbval checks the copies
-against the same results as the English source.
+Code cells stay identical; each copy is executed in its own language when it is
+written, so its printed results, chart labels and legends are in that language
+(numbers in its format, by Babel), and nbval checks each copy against its own
+stored outputs.
 
-A translation file maps each lesson and markdown cell id to the English text it
+The lessons are the English notebooks present in this folder (a new
+``<lesson>.ipynb`` is picked up without editing this script). A translation file
+maps each markdown cell id to the English text it
 was made from (``source``) and its translation (``text``). When an English cell
 changes, its translation is *stale* until a translator updates both fields.
 
@@ -36,7 +41,18 @@ import nbformat
 
 HERE = Path(__file__).resolve().parent
 TRANSLATIONS = HERE / "translations"
-LESSONS = ("triomino_combinatorics", "matematiko_probabilities", "board_geometry")
+
+def discover_lessons() -> tuple[str, ...]:
+    """The English lesson notebooks in this folder, by name (sorted).
+
+    >>> {"board_geometry", "triomino_combinatorics"} <= set(discover_lessons())
+    True
+    """
+    return tuple(sorted(path.stem for path in HERE.glob("*.ipynb")
+                        if not path.stem.startswith((".", "_"))))
+
+
+LESSONS = discover_lessons()
 LANGUAGES = ("pl", "cs", "ru")
 HEADER = 'from mathgames.app.page import header\n\nheader("explore/{lesson}.ipynb"{extra})'
 
@@ -55,19 +71,26 @@ def copy_path(lesson: str, language: str) -> Path:
     return HERE / language / f"{lesson}.ipynb"
 
 
+def translation_path(lesson: str, language: str) -> Path:
+    """The translation file of one lesson in one language."""
+    return TRANSLATIONS / language / f"{lesson}.json"
+
+
 def load_translations(language: str) -> dict:
-    """The translation file of a language: ``{lesson: {cell id: {source, text}}}``."""
-    path = TRANSLATIONS / f"{language}.json"
-    if not path.exists():
-        return {}
-    return json.loads(path.read_text(encoding="utf-8"))["lessons"]
+    """Every translation of a language: ``{lesson: {cell id: {source, text}}}``."""
+    lessons = {}
+    for path in sorted((TRANSLATIONS / language).glob("*.json")):
+        lessons[path.stem] = json.loads(path.read_text(encoding="utf-8"))["cells"]
+    return lessons
 
 
 def save_translations(language: str, lessons: dict) -> None:
-    """Write a translation file (stable order: lessons and cells as in the notebooks)."""
-    data = {"language": language, "lessons": lessons}
-    text = json.dumps(data, ensure_ascii=False, indent=1) + "\n"
-    (TRANSLATIONS / f"{language}.json").write_text(text, encoding="utf-8")
+    """Write one translation file per lesson (cells in the notebook's order)."""
+    for lesson, cells in lessons.items():
+        path = translation_path(lesson, language)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        data = {"language": language, "lesson": lesson, "cells": cells}
+        path.write_text(json.dumps(data, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
 
 
 def problems(lesson: str, language: str, translations: dict | None = None) -> list[str]:
@@ -117,7 +140,7 @@ def translated(lesson: str, language: str,
         "language": language,
         "generated_from": f"../{lesson}.ipynb",
         "generated_by": "translate.py (do not edit this copy; edit the English notebook "
-                        "and translations/" + language + ".json)",
+                        f"and translations/{language}/{lesson}.json)",
     }
     return notebook
 
@@ -126,6 +149,43 @@ def text_of(notebook: nbformat.NotebookNode) -> str:
     """A notebook as the text written to disk (as ``nbformat.write`` writes it)."""
     text = nbformat.writes(notebook)
     return text if text.endswith("\n") else text + "\n"
+
+
+def without_outputs(notebook: nbformat.NotebookNode) -> nbformat.NotebookNode:
+    """A copy of a notebook with no outputs, execution counts or widget state.
+
+    The language copies are executed in their own language, so their outputs differ
+    from the English ones; everything else must be exactly what :func:`translated` builds.
+    """
+    bare = copy.deepcopy(notebook)
+    bare.metadata.pop("widgets", None)
+    for cell in bare.cells:
+        if cell.cell_type == "code":
+            cell.outputs = []
+            cell.execution_count = None
+    return bare
+
+
+def run(notebook: nbformat.NotebookNode, folder: Path) -> nbformat.NotebookNode:
+    """Execute a notebook top to bottom in ``folder`` (its outputs stored, no timestamps)."""
+    from nbclient import NotebookClient
+
+    NotebookClient(notebook, timeout=300, kernel_name="python3", store_widget_state=False,
+                   resources={"metadata": {"path": str(folder)}}).execute()
+    notebook.metadata.pop("widgets", None)   # model states: large, and rebuilt on every run
+    for cell in notebook.cells:
+        cell.metadata.pop("execution", None)
+    return notebook
+
+
+def stale_copy(lesson: str, language: str, translations: dict) -> bool:
+    """True if the copy on disk is missing or differs from a fresh build (outputs aside)."""
+    path = copy_path(lesson, language)
+    if not path.exists():
+        return True
+    on_disk = nbformat.read(path, as_version=4)
+    wanted = translated(lesson, language, translations)
+    return text_of(without_outputs(on_disk)) != text_of(without_outputs(wanted))
 
 
 def out_of_date() -> list[str]:
@@ -138,39 +198,34 @@ def out_of_date() -> list[str]:
             if trouble:
                 found += trouble
                 continue
-            path = copy_path(lesson, language)
-            wanted = text_of(translated(lesson, language, translations))
-            if not path.exists() or path.read_text(encoding="utf-8") != wanted:
+            if stale_copy(lesson, language, translations):
+                path = copy_path(lesson, language)
                 found.append(f"{path.relative_to(HERE)} is not up to date: run translate.py")
     return found
 
 
-def write_copies() -> list[Path]:
-    """Write every language copy that changed; return the paths written."""
+def write_copies(force: bool = False) -> list[Path]:
+    """Build, execute in its own language and write every copy that changed (or all, with
+    ``force``); return the paths written."""
     written = []
     for language in LANGUAGES:
         translations = load_translations(language)
         for lesson in LESSONS:
+            if not force and not stale_copy(lesson, language, translations):
+                continue
             path = copy_path(lesson, language)
-            wanted = text_of(translated(lesson, language, translations))
-            if not path.exists() or path.read_text(encoding="utf-8") != wanted:
-                path.parent.mkdir(exist_ok=True)
-                path.write_text(wanted, encoding="utf-8")
-                written.append(path)
+            path.parent.mkdir(exist_ok=True)
+            notebook = run(translated(lesson, language, translations), path.parent)
+            path.write_text(text_of(notebook), encoding="utf-8")
+            written.append(path)
     return written
 
 
 def execute(lessons: tuple[str, ...] = LESSONS) -> None:
     """Run the English lessons top to bottom and store their outputs (no timestamps)."""
-    from nbclient import NotebookClient
-
     for lesson in lessons:
         path = HERE / f"{lesson}.ipynb"
-        notebook = nbformat.read(path, as_version=4)
-        NotebookClient(notebook, timeout=300, kernel_name="python3",
-                       resources={"metadata": {"path": str(HERE)}}).execute()
-        for cell in notebook.cells:
-            cell.metadata.pop("execution", None)
+        notebook = run(nbformat.read(path, as_version=4), HERE)
         nbformat.write(notebook, path)
         print("executed", path.name)
 
@@ -203,7 +258,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--add-missing", metavar="LANG",
                         help="add empty entries for LANG's untranslated cells")
     parser.add_argument("--execute", action="store_true",
-                        help="first run the English lessons and store their outputs")
+                        help="first run the English lessons and store their outputs, then "
+                             "rebuild and run every copy")
     args = parser.parse_args(argv)
     if args.todo:
         for lesson in LESSONS:
@@ -221,7 +277,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.execute:
         execute()
     try:
-        written = write_copies()
+        written = write_copies(force=args.execute)
     except TranslationError as error:
         print(error, file=sys.stderr)
         return 1

@@ -12,7 +12,7 @@ JUPYTER = {"ipywidgets", "anywidget", "traitlets", "IPython", "ipykernel", "bqpl
 HEAVY = {"numpy", "sympy", "bqplot", "scipy", "pandas"}
 # The Jupyter side: widgets, the app's pages and the shared board widget.
 JUPYTER_SIDE = {"core/board_widget.py", "core/resume_widget.py", "core/demo_widget.py",
-                "app/page.py"}
+                "app/page.py", "app/lesson.py"}
 
 
 def imported_roots(path: Path) -> set[str]:

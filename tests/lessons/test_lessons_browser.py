@@ -16,7 +16,7 @@ def test_triomino_lesson_slider_changes_the_exact_probability(notebook_page):
     page = notebook_page("explore/triomino_combinatorics.ipynb", wait_for=".mg-lesson-edges")
     readout = page.locator(".mg-lesson-readout").first
     assert "9796/9911" in readout.inner_text()  # 4 players, the default
-    page.locator(".widget-slider .noUi-handle").first.focus()
+    page.locator(".mg-lesson-players .noUi-handle").first.focus()
     page.keyboard.press("ArrowRight")
     page.wait_for_function(
         "document.querySelector('.mg-lesson-readout').innerText.includes('16103/16218')")
@@ -33,6 +33,66 @@ def test_matematiko_lesson_chances_panel_answers_a_new_line(notebook_page):
     boxes.nth(1).press("Enter")
     page.wait_for_function(
         "document.querySelector('.mg-lesson-answer').innerText.includes('3/46')")
+    assert page.mg_errors == []
+
+
+@pytest.mark.parametrize(("language", "message"), [
+    ("en", "“x” is not a whole number"),
+    ("pl", "„x” nie jest liczbą całkowitą"),
+    ("cs", "„x“ není celé číslo"),
+    ("ru", "«x» — не целое число"),
+])
+def test_bad_input_in_the_chances_panel_gets_a_translated_message(notebook_page, language,
+                                                                   message):
+    name = ("explore/matematiko_probabilities.ipynb" if language == "en"
+            else f"explore/{language}/matematiko_probabilities.ipynb")
+    page = notebook_page(name, lang=language, wait_for=".mg-lesson-answer")
+    box = page.locator(".mg-lesson-input input[type=text]").nth(0)
+    box.fill("7 x 99")
+    box.press("Enter")
+    answer = page.locator(".mg-lesson-answer")
+    answer.filter(has_text=message).wait_for()
+    assert "invalid literal" not in answer.inner_text()
+    assert page.mg_errors == []
+
+
+def test_matematiko_editable_grid_scores_live_and_answers_stay_hidden(notebook_page):
+    page = notebook_page("explore/matematiko_probabilities.ipynb", wait_for=".mg-lesson-editor")
+    report = page.locator(".mg-lesson-editor .mg-lesson-grid-score")
+    assert "Total: 1,820 points" in report.inner_text()
+    assert "allowed 1,920" in report.inner_text()
+    # cell 11 (row 3, column 1) holds 9: a 13 there makes five 13s, which the deck cannot have
+    page.locator(".mg-lesson-editor select").nth(10).select_option(label="13")
+    report.filter(has_text="too many 13").wait_for()
+    page.locator(".mg-lesson-editor select").nth(10).select_option(label="9")
+    report.filter(has_text="Total: 1,820 points").wait_for()
+    # the students' answers are in closed <details> until opened
+    answer = "192/54145 ≈ 0.0035 against 31/21658"
+    details = page.locator("details").first
+    assert details.get_attribute("open") is None
+    assert answer not in page.locator("body").inner_text()   # innerText skips hidden text
+    details.locator("summary").click()
+    assert details.get_attribute("open") is not None
+    assert answer in page.locator("body").inner_text()
+    assert page.mg_errors == []
+
+
+def test_a_prediction_shows_the_answer_beside_the_guess(notebook_page):
+    page = notebook_page("explore/triomino_combinatorics.ipynb", wait_for=".mg-lesson-predict")
+    predict = page.locator(".mg-lesson-predict").first
+    predict.locator(".mg-lesson-guess input").fill("60")
+    predict.locator(".mg-lesson-check").click()
+    predict.locator(".mg-lesson-prediction").filter(has_text="Your guess: 60").wait_for()
+    assert "56" in predict.locator(".mg-lesson-prediction").inner_text()
+    assert page.mg_errors == []
+
+
+@pytest.mark.parametrize("lesson", ["triomino_combinatorics", "matematiko_probabilities",
+                                    "board_geometry"])
+def test_each_lesson_has_a_teacher_page_with_a_route_and_answers(notebook_page, lesson):
+    page = notebook_page(f"explore/{lesson}_teacher.ipynb", wait_for=".mg-lesson-game-link")
+    text = page.locator("body").inner_text()
+    assert "45-minute route" in text and "Answers for the teacher" in text
     assert page.mg_errors == []
 
 
@@ -62,4 +122,29 @@ def test_language_copies_are_translated_with_their_header(notebook_page, languag
     assert page.get_by_text(heading).count() >= 1
     current = page.locator(".mg-lang.mg-current").first
     assert current.get_attribute("data-lang") == language
+    assert page.mg_errors == []
+
+
+def test_a_lesson_links_to_its_game_and_the_game_back_to_the_lesson(notebook_page):
+    page = notebook_page("explore/pl/triomino_combinatorics.ipynb", lang="pl",
+                         wait_for=".mg-lesson-game-link")
+    assert page.locator("a.mg-lesson-game").first.get_attribute("href") == (
+        "../../triomino.ipynb?lang=pl")
+    page = notebook_page("triomino.ipynb", lang="pl", wait_for=".mg-lesson-game-link")
+    link = page.locator("a.mg-lesson-game").first
+    assert link.get_attribute("href") == "explore/pl/triomino_combinatorics.ipynb?lang=pl"
+    assert "Matematyka tej gry" in link.inner_text()
+    assert page.mg_errors == []
+
+
+def test_the_teacher_calls_a_round_and_a_student_runs_a_simulation(notebook_page):
+    page = notebook_page("explore/matematiko_probabilities.ipynb", wait_for=".mg-lesson-call")
+    page.locator("button.mg-lesson-call").click()
+    page.locator(".mg-lesson-calls").filter(has_text="Call 1 of 25").wait_for()
+    simulation = page.locator(".mg-lesson-simulation").first
+    trials = simulation.locator(".mg-lesson-trials input")
+    trials.fill("2000")
+    trials.press("Enter")
+    simulation.locator("button.mg-lesson-run").click()
+    simulation.locator(".mg-lesson-trials-status").filter(has_text="2,000 trials run").wait_for()
     assert page.mg_errors == []

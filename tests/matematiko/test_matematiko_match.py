@@ -138,8 +138,9 @@ def test_save_and_load_refuse_corrupt_or_tampered_files():
     for change in [lambda d: d["players"][0]["cells"].append(3),   # a cell twice
                    lambda d: d.__setitem__("called", 26),
                    lambda d: d.__setitem__("deal", [1] * 25),
-                   lambda d: d.__setitem__("code", "ZZZZZZ"),
-                   lambda d: d.__setitem__("version", 2)]:
+                   # a version 1 save lists the deal: it must belong to the code
+                   lambda d: d.update(version=1, deal=list(m.deal), code="ZZZZZZ"),
+                   lambda d: d.__setitem__("version", 3)]:
         data = json.loads(json.dumps(good))
         change(data)
         data["checksum"] = _checksum({k: v for k, v in data.items() if k != "checksum"})

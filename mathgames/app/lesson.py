@@ -1,0 +1,407 @@
+"""The building blocks of a lesson page: numbers in the reader's language, predict-first
+questions, hidden answers, simulations with a trials control, links to the games.
+
+Every lesson notebook in ``notebooks/explore`` uses these pieces so that the lessons look and
+behave alike (a new lesson gets the same format by importing them):
+
+- :func:`number`, :func:`decimal`, :func:`fraction_text` write numbers as the current language
+  writes them (Babel's CLDR data: ``1 820``, ``0,9150``).
+- :class:`Predict` asks the student to guess before a result is shown, records the guess and
+  then shows the answer beside it.
+- :func:`reveal` hides an answer behind a button.
+- :class:`Trials` runs a seeded simulation in chunks for a number of trials the student
+  chooses, with a progress bar and a chart of the running frequencies.
+- :func:`game_link` links a lesson to the game it is about.
+- :func:`teacher_link` links a lesson to its teacher's page (``<lesson>_teacher.ipynb``: the
+  route through the lesson, key questions, hints and answers).
+
+Messages go through the gettext domain ``lessons``.
+
+>>> from mathgames.core.i18n import set_language
+>>> previous = set_language("pl")
+>>> number(1820), decimal(0.91504, 4), fraction_text(Fraction(7565, 8268))
+('1\\xa0820', '0,9150', '7565/8268')
+>>> _ = set_language(previous)
+"""
+
+from __future__ import annotations
+
+import html
+import json
+import random
+from collections.abc import Callable, Sequence
+from fractions import Fraction
+from numbers import Rational, Real
+from pathlib import Path
+from typing import Any
+
+import ipywidgets as w
+from babel.numbers import format_decimal
+
+from mathgames.core.i18n import get_language, translator
+
+__all__ = [
+    "InputError",
+    "Predict",
+    "Trials",
+    "decimal",
+    "exact",
+    "fraction_text",
+    "game_link",
+    "lesson_data",
+    "lesson_link",
+    "number",
+    "parse_numbers",
+    "reveal",
+    "teacher_link",
+    "yes_no",
+]
+
+_ = translator("lessons")
+
+#: The locales Babel formats each language with.
+LOCALES = {"en": "en", "pl": "pl_PL", "cs": "cs_CZ", "ru": "ru_RU"}
+
+
+def _locale() -> str:
+    return LOCALES.get(get_language(), "en")
+
+
+def number(value: Real) -> str:
+    """An integer (or a number as it is) in the current language's format.
+
+    >>> number(20000)
+    '20,000'
+    """
+    return format_decimal(value, locale=_locale())
+
+
+def decimal(value: Real, digits: int = 4) -> str:
+    """A decimal with exactly ``digits`` digits after the point, in the language's format.
+
+    >>> decimal(Fraction(2822740, 32487), 2), decimal(0.5, 0)
+    ('86.89', '0')
+    """
+    pattern = "#,##0" + ("." + "0" * digits if digits else "")
+    return format_decimal(float(value), format=pattern, locale=_locale())
+
+
+def fraction_text(value: Rational | Any) -> str:
+    """An exact fraction as ``p/q`` (digits without grouping, as in every language).
+
+    >>> fraction_text(Fraction(6, 4)), fraction_text(3)
+    ('3/2', '3')
+    """
+    value = Fraction(int(value.numerator), int(value.denominator))
+    return str(value.numerator) if value.denominator == 1 else (
+        f"{value.numerator}/{value.denominator}")
+
+
+def exact(value: Rational | Any, digits: int = 4) -> str:
+    """A probability as its fraction and decimal; near 1, as ``1 − q`` so it never reads 1.
+
+    >>> exact(Fraction(1007, 1035))
+    '1007/1035 ≈ 0.9729'
+    >>> exact(Fraction(97907, 97911))
+    '1 − 4/97911 ≈ 0.99996'
+    """
+    value = Fraction(int(value.numerator), int(value.denominator))
+    if value != 1 and round(float(value), digits) == 1:
+        rest = 1 - value
+        shown = digits
+        while round(float(value), shown) == 1:
+            shown += 1
+        return f"1 − {fraction_text(rest)} ≈ {decimal(value, shown)}"
+    return f"{fraction_text(value)} ≈ {decimal(value, digits)}"
+
+
+def yes_no(value: bool) -> str:
+    """A printed check result in the page's language.
+
+    >>> yes_no(True), yes_no(1 == 2)
+    ('yes', 'no')
+    """
+    return _("yes") if value else _("no")
+
+
+class InputError(ValueError):
+    """A student's input that is not what the box asks for (its message is translated)."""
+
+
+def parse_numbers(text: str, lowest: int, highest: int, most: int | None = None) -> list[int]:
+    """Whole numbers separated by spaces or commas, each from ``lowest`` to ``highest``.
+
+    Raises :class:`InputError` with a translated message that names the bad part.
+
+    >>> parse_numbers("7, 7 13", 1, 13)
+    [7, 7, 13]
+    >>> try:
+    ...     parse_numbers("7 x 99", 1, 13)
+    ... except InputError as error:
+    ...     print(error)
+    “x” is not a whole number: type numbers from 1 to 13, separated by spaces.
+    """
+    found = []
+    for part in text.replace(",", " ").replace(";", " ").split():
+        try:
+            value = int(part)
+        except ValueError:
+            raise InputError(
+                _("“{part}” is not a whole number: type numbers from {low} to {high}, "
+                  "separated by spaces.").format(part=part[:20], low=lowest, high=highest)
+            ) from None
+        if not lowest <= value <= highest:
+            raise InputError(_("{value} is not allowed here: the numbers go from {low} to "
+                               "{high}.").format(value=value, low=lowest, high=highest))
+        found.append(value)
+    if most is not None and len(found) > most:
+        raise InputError(_.ngettext("Type at most {n} number.", "Type at most {n} numbers.",
+                                    most).format(n=most))
+    return found
+
+
+def _box(content: str, css: str) -> w.HTML:
+    box = w.HTML(f'<div style="font-size:18px;line-height:1.5">{content}</div>')
+    box.add_class(css)
+    return box
+
+
+def reveal(answer_html: str, label: str | None = None) -> w.VBox:
+    """An answer hidden behind a button until the student asks for it.
+
+    >>> box = reveal("<b>56</b>")
+    >>> box.children[1].layout.display
+    'none'
+    >>> box.children[0].click(); box.children[1].layout.display
+    ''
+    """
+    button = w.Button(description=label or _("Show the answer"), icon="eye",
+                      layout=w.Layout(width="auto"))
+    button.add_class("mg-lesson-reveal")
+    answer = _box(answer_html, "mg-lesson-revealed")
+    answer.layout.display = "none"
+
+    def toggle(_button: w.Button) -> None:
+        hidden = answer.layout.display == "none"
+        answer.layout.display = "" if hidden else "none"
+        button.description = _("Hide the answer") if hidden else (label or _("Show the answer"))
+
+    button.on_click(toggle)
+    return w.VBox([button, answer])
+
+
+class Predict(w.VBox):
+    """Ask for a guess first; when the student commits it, show the answer beside it.
+
+    ``answer`` is the value (compared with the guess, for numbers), ``answer_text`` how it is
+    shown, and ``explain`` an optional HTML sentence shown with it.
+
+    >>> question = Predict("How many tiles?", 56, explain="C(8, 3) = 56")
+    >>> question.guess_box.value = "50"
+    >>> question.check()
+    >>> question.guesses
+    ['50']
+    >>> "56" in question.result.value and "50" in question.result.value
+    True
+    >>> question.guess_box.value = "lots"
+    >>> question.check(); "number" in question.result.value
+    True
+    """
+
+    def __init__(self, question: str, answer: Real | str, answer_text: str | None = None,
+                 explain: str = "", choices: Sequence[str] = ()) -> None:
+        self.answer = answer
+        self.answer_text = answer_text if answer_text is not None else (
+            answer if isinstance(answer, str) else number(answer))
+        self.explain = explain
+        self.guesses: list[str] = []
+        prompt = w.HTML(f'<p style="font-size:18px"><b>{html.escape(_("Predict first"))}:</b> '
+                        f"{html.escape(question)}</p>")
+        if choices:
+            self.guess_box: w.Widget = w.Dropdown(options=["", *choices], value="",
+                                                  layout=w.Layout(width="auto"))
+        else:
+            self.guess_box = w.Text(placeholder=_("your guess"), layout=w.Layout(width="200px"))
+        self.guess_box.add_class("mg-lesson-guess")
+        self.button = w.Button(description=_("Check my guess"), layout=w.Layout(width="auto"))
+        self.button.add_class("mg-lesson-check")
+        self.button.on_click(lambda _button: self.check())
+        self.result = w.HTML()
+        self.result.add_class("mg-lesson-prediction")
+        super().__init__([prompt, w.HBox([self.guess_box, self.button]), self.result])
+        self.add_class("mg-lesson-predict")
+
+    def check(self) -> None:
+        """Record the guess in the box and show it beside the answer."""
+        guess = str(self.guess_box.value).strip()
+        if not guess:
+            self.result.value = _p(_("Type your guess first."), error=True)
+            return
+        if isinstance(self.answer, Real) and not isinstance(self.answer, bool):
+            try:
+                float(guess.replace(",", ".").replace("\xa0", "").replace(" ", ""))
+            except ValueError:
+                self.result.value = _p(_("“{guess}” is not a number: type a number.").format(
+                    guess=guess[:20]), error=True)
+                return
+        self.guesses.append(guess)
+        text = _("Your guess: {guess}. The answer: {answer}.").format(
+            guess=html.escape(guess), answer=html.escape(str(self.answer_text)))
+        self.result.value = _p(text) + (f'<p style="font-size:17px">{self.explain}</p>'
+                                        if self.explain else "")
+
+
+def _p(text: str, error: bool = False) -> str:
+    colour = "#b00020" if error else "#111"
+    return f'<p style="font-size:18px;color:{colour}">{text}</p>'
+
+
+class Trials(w.VBox):
+    """A seeded simulation the student runs for a chosen number of trials.
+
+    ``trial(rng)`` plays one trial and returns the outcome (a key of ``outcomes``);
+    ``exact`` optionally maps outcomes to their exact probabilities, drawn as a second bar
+    (or is a function returning that map, for a simulation whose settings can change).
+    The trials run in chunks and a progress bar moves; the chart shows the frequencies so far.
+
+    >>> t = Trials(lambda rng: rng.random() < 0.5, [True, False], ["heads", "tails"],
+    ...            exact={True: 0.5, False: 0.5}, seed=1)
+    >>> t.trials.value = 1000; t.run()
+    >>> sum(t.counts.values()), abs(t.frequencies()[True] - 0.5) < 0.05
+    (1000, True)
+    """
+
+    def __init__(self, trial: Callable[[random.Random], Any], outcomes: Sequence[Any],
+                 labels: Sequence[str],
+                 exact: dict[Any, float] | Callable[[], dict[Any, float]] | None = None,
+                 title: str = "", seed: int = 2026, start: int = 100,
+                 most: int = 20_000, chunk: int = 250) -> None:
+        import bqplot as bq
+
+        self.trial, self.outcomes, self.exact = trial, list(outcomes), exact
+        self.seed, self.chunk = seed, chunk
+        self.counts: dict[Any, int] = {o: 0 for o in self.outcomes}
+        self.trials = w.BoundedIntText(value=start, min=1, max=most, step=100,
+                                       description=_("trials"),
+                                       layout=w.Layout(width="220px"))
+        self.trials.add_class("mg-lesson-trials")
+        self.button = w.Button(description=_("Run"), icon="play", layout=w.Layout(width="auto"))
+        self.button.add_class("mg-lesson-run")
+        self.progress = w.IntProgress(value=0, min=0, max=1, layout=w.Layout(width="260px"))
+        self.status = w.HTML()
+        self.status.add_class("mg-lesson-trials-status")
+        x, y = bq.OrdinalScale(), bq.LinearScale(min=0, max=1)
+        names = [_("simulation")]
+        colours = ["#E69F00"]
+        if exact is not None:
+            names.append(_("exact value"))
+            colours.append("#0072B2")
+        self.bars = bq.Bars(x=list(labels), y=self._heights(), type="grouped", colors=colours,
+                            labels=names, display_legend=True, scales={"x": x, "y": y})
+        style = {"font-size": "16px"}
+        self.figure = bq.Figure(
+            marks=[self.bars], title=title, legend_location="top-right",
+            axes=[bq.Axis(scale=x, tick_style=style),
+                  bq.Axis(scale=y, orientation="vertical", tick_format=".0%", tick_style=style,
+                          label=_("frequency"), label_offset="55px")],
+            layout=w.Layout(width="100%", max_width="960px", height="380px"),
+            fig_margin={"top": 60, "bottom": 60, "left": 90, "right": 30})
+        self.button.on_click(lambda _button: self.run())
+        super().__init__([w.HBox([self.trials, self.button, self.progress]), self.status,
+                          self.figure])
+        self.add_class("mg-lesson-simulation")
+
+    def _heights(self) -> list[list[float]]:
+        shares = self.frequencies()
+        heights = [[shares[o] for o in self.outcomes]]
+        if self.exact is not None:
+            exact = self.exact() if callable(self.exact) else self.exact
+            heights.append([float(exact[o]) for o in self.outcomes])
+        return heights
+
+    def reset(self) -> None:
+        """Forget the trials run (after a setting of the simulation changed)."""
+        self.counts = {o: 0 for o in self.outcomes}
+        self.progress.value = 0
+        self.status.value = ""
+        self.bars.y = self._heights()
+
+    def frequencies(self) -> dict[Any, float]:
+        """The share of each outcome among the trials run so far."""
+        total = sum(self.counts.values())
+        return {o: (c / total if total else 0.0) for o, c in self.counts.items()}
+
+    def run(self) -> None:
+        """Run the chosen number of trials from the seed, showing progress as it goes."""
+        rng = random.Random(self.seed)
+        wanted = int(self.trials.value)
+        self.counts = {o: 0 for o in self.outcomes}
+        self.progress.max, self.progress.value = wanted, 0
+        done = 0
+        while done < wanted:
+            for _step in range(min(self.chunk, wanted - done)):
+                self.counts[self.trial(rng)] += 1
+            done = min(wanted, done + self.chunk)
+            self.progress.value = done
+            self.bars.y = self._heights()
+        self.status.value = _p(_.ngettext("{n} trial run.", "{n} trials run.", done).format(
+            n=number(done)))
+
+
+def game_link(notebook: str, text: str, lesson: str) -> w.HTML:
+    """A large link from a lesson to the game it is about (in the page's language).
+
+    The game opens in a new tab, so the lesson stays where the student left it.
+
+    >>> "triomino.ipynb?lang=" in game_link("triomino.ipynb", "Play",
+    ...                                      "explore/triomino_combinatorics.ipynb").value
+    True
+    """
+    from mathgames.app.page import link, page_path
+
+    address = link(notebook, here=page_path(lesson))
+    box = w.HTML(f'<p style="font-size:20px">▶ <a href="{html.escape(address)}" '
+                 f'target="_blank" rel="noopener" class="mg-lesson-game">{html.escape(text)}'
+                 "</a></p>")
+    box.add_class("mg-lesson-game-link")
+    return box
+
+
+def lesson_link(lesson: str, game: str) -> w.HTML:
+    """The way back: a link from a game's page to the lesson about that game.
+
+    >>> "explore/board_geometry.ipynb?lang=" in lesson_link("explore/board_geometry.ipynb",
+    ...                                                      "halma.ipynb").value
+    True
+    """
+    return game_link(lesson, _("The mathematics behind this game: open the lesson"), game)
+
+
+def teacher_link(lesson: str) -> w.HTML:
+    """A small link from a lesson to its teacher's page, ``<lesson>_teacher.ipynb``.
+
+    >>> "board_geometry_teacher.ipynb" in teacher_link("explore/board_geometry.ipynb").value
+    True
+    """
+    from mathgames.app.page import link, page_path
+
+    address = link(lesson.replace(".ipynb", "_teacher.ipynb"), here=page_path(lesson))
+    text = _("For the teacher: a 45-minute route through this lesson, hints and answers")
+    box = w.HTML(f'<p style="font-size:15px"><a href="{html.escape(address)}" '
+                 f'class="mg-lesson-teacher">{html.escape(text)}</a></p>')
+    box.add_class("mg-lesson-teacher-link")
+    return box
+
+
+def lesson_data(lesson: str, where: Path | None = None) -> dict:
+    """The precomputed results of a lesson, ``data/<lesson>.json`` beside the English lesson.
+
+    The language copies run one folder deeper (``explore/pl/``), so the parent folder is
+    searched too. The files are written by ``notebooks/explore/precompute.py``.
+    """
+    here = Path.cwd() if where is None else where
+    for folder in (here, here.parent):
+        path = folder / "data" / f"{lesson}.json"
+        if path.exists():
+            return json.loads(path.read_text(encoding="utf-8"))
+    raise FileNotFoundError(f"data/{lesson}.json not found from {here}: run precompute.py")
