@@ -1,7 +1,9 @@
 """The ladder of bot levels in every game: each level against the one below, CPU a move.
 
     .venv/bin/python bench/levels.py            # 200 games a rung, 1,000 Matematiko deals
-    .venv/bin/python bench/levels.py --quick    # 10 games a rung, 100 deals (smoke test)
+                                                # (about 30 CPU minutes, most of it Halma's
+                                                # hard rung at about 40 ms a move)
+    .venv/bin/python bench/levels.py --quick    # 10 games a rung, 100 deals (2-3 CPU minutes)
     .venv/bin/python bench/levels.py --only halma star
 
 Halma, Chinese checkers (``star``) and Triomino (``pressman``): two-player games
