@@ -11,6 +11,13 @@
 2. The search bot against the greedy bot, two players, 200 games per board
    (10 with --quick), each side starting half the games.
 3. The solitaire-crossing solver: re-finding the stored best crossings.
+4. Uniformly random playouts (two players, at most 200 plies) per CPU second,
+   side by side in one run: the game's own path (``RandomBot`` and
+   ``Game.play``), the byte-board generator (``pair_moves``) in a bare loop, the
+   bitboard engine (:func:`mathgames.halma.bitboard.random_playout`) and, when
+   ``open_spiel`` is importable, OpenSpiel's C++ ``chinese_checkers`` through
+   its Python binding (an optional bench dependency: ``pip install open_spiel``;
+   the bench says so when it is absent). Best of 3 interleaved rounds.
 """
 
 from __future__ import annotations
@@ -28,10 +35,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from halma_reference import reference_moves
 
+from mathgames.halma.bitboard import BitBoard, random_playout
 from mathgames.halma.bots import GreedyBot, RandomBot, SearchBot
-from mathgames.halma.game import Game
+from mathgames.halma.game import Game, pair_moves
 from mathgames.halma.solutions import HOW_FOUND, SOLUTIONS
-from mathgames.halma.solver import parity_lower_bound, solve_crossing
+from mathgames.halma.solver import advance_lower_bound, parity_lower_bound, solve_crossing
 
 BOARD_PLAYERS = {"halma": (2, 3, 4), "star": (2, 3, 4, 6)}
 
@@ -79,11 +87,16 @@ def bench_movegen(board: str, count: int, rounds: int = 7) -> dict[str, float]:
             mine[(topo.coords[a], topo.coords[b])] = (
                 0 if b in topo.neighbours[a] else len(move.path) - 1)
         assert mine == ref, f"engine and reference differ:\n{game.position_text()}"
+        assert set(BitBoard.of(board).pair_moves_of_game(game)) == set(game.pair_moves())
     moves = sum(len(g.pair_moves()) for g in positions)
+    bb = BitBoard.of(board)
+    bit_inputs = [(bb.mask(c for cells in g.cells for c in cells), g.cells[g.to_move],
+                   bb.mask(g.targets[g.to_move])) for g in positions]
     runs = {
         "reference": lambda: [reference_moves(*args) for args in inputs],
         "engine legal_moves": lambda: [g.legal_moves() for g in positions],
         "engine pair_moves": lambda: [g.pair_moves() for g in positions],
+        "bitboard pair_moves": lambda: [bb.pair_moves(*args) for args in bit_inputs],
     }
     best = dict.fromkeys(runs, float("inf"))
     for _round in range(rounds):  # interleaved, so a busy moment hurts every contender
@@ -117,10 +130,10 @@ def bench_bots(board: str, games: int, budget: float) -> dict[str, float]:
         game = Game(board, 2, move_limit=1000)
         while not game.is_over():
             bot = bots[game.to_move]
-            start = time.perf_counter()
+            start = time.process_time()  # CPU time, as the bot's budget
             pair = bot.choose_pair(game)
             if bot is search:
-                think.append(time.perf_counter() - start)
+                think.append(time.process_time() - start)
             if pair is None:
                 game.play("pass")
             else:
@@ -140,6 +153,94 @@ def bench_bots(board: str, games: int, budget: float) -> dict[str, float]:
             "think": statistics.mean(think)}
 
 
+def game_playout(board: str, rng: random.Random, turns: int = 200) -> int:
+    """A random game through the game's own API: RandomBot and the checked Game.play."""
+    game = Game(board, 2, move_limit=turns)
+    bot = RandomBot(seed=rng.randrange(10**9))
+    while not game.is_over():
+        game.play(bot.choose(game))
+    return game.ply
+
+
+def byte_playout(board: str, rng: random.Random, turns: int = 200) -> int:
+    """A random game with the byte-board generator in a bare loop (no checks, no paths)."""
+    game = Game(board, 2)
+    occ, cells, topo, masks = bytearray(game.occ), [list(c) for c in game.cells], \
+        game.topology, game.target_masks
+    targets = game.targets
+    for ply in range(turns):
+        p = ply % 2
+        pairs = pair_moves(occ, cells[p], topo, masks[p])
+        if not pairs:
+            continue
+        a, b = rng.choice(pairs)
+        occ[a], occ[b] = 0, p + 1
+        cells[p][cells[p].index(a)] = b
+        if all(occ[c] for c in targets[p]) and any(occ[c] == p + 1 for c in targets[p]):
+            return ply + 1
+    return turns
+
+
+def openspiel_playouts(count: int, rng: random.Random, turns: int = 200):
+    """OpenSpiel's C++ chinese_checkers (2 players): random playouts, or None if absent."""
+    try:
+        import pyspiel
+    except ImportError:
+        return None
+    game = pyspiel.load_game("chinese_checkers")
+
+    def run() -> int:
+        plies = 0
+        for _ in range(count):
+            state = game.new_initial_state()
+            for _ply in range(turns):
+                if state.is_terminal():
+                    break
+                state.apply_action(rng.choice(state.legal_actions()))
+                plies += 1
+        return plies
+    return run
+
+
+def bench_playouts(quick: bool) -> None:
+    count = 20 if quick else 200
+    rng = random.Random(2026)
+    contenders = {
+        "game API (RandomBot + Game.play)": (max(count // 10, 2),
+                                             lambda n: sum(game_playout("star", rng)
+                                                           for _ in range(n))),
+        "byte-board pair_moves, bare loop": (count, lambda n: sum(byte_playout("star", rng)
+                                                                   for _ in range(n))),
+        "bitboard engine (random_playout)": (count, lambda n: sum(
+            random_playout("star", 2, 200, rng=rng).plies for _ in range(n))),
+    }
+    spiel = openspiel_playouts(count * 10, rng)
+    if spiel is not None:
+        contenders["OpenSpiel C++ chinese_checkers"] = (count * 10, lambda n: spiel())
+    best = {}
+    for _round in range(3):
+        for name, (n, run) in contenders.items():
+            start = time.process_time()
+            plies = run(n)
+            seconds = time.process_time() - start
+            rate = n / seconds
+            if rate > best.get(name, (0, 0))[0]:
+                best[name] = (rate, plies / seconds)
+    print(f"{'contender (star, 2 players)':34} {'playouts/s':>10} {'plies/s':>9} "
+          f"{'vs OpenSpiel':>12}")
+    spiel_rate = best.get("OpenSpiel C++ chinese_checkers", (None,))[0]
+    for name, (rate, plies) in best.items():
+        share = f"{rate / spiel_rate:11.1%}" if spiel_rate else f"{'-':>11}"
+        print(f"{name:34} {rate:10.1f} {plies:9.0f} {share:>12}")
+    if spiel is None:
+        print("   OpenSpiel is not installed (optional: .venv/bin/pip install open_spiel): "
+              "its column is missing")
+    else:
+        ours = best["bitboard engine (random_playout)"][0]
+        print(f"   target: the bitboard engine at least half of OpenSpiel's playouts/s: "
+              f"{'ok' if ours >= spiel_rate / 2 else 'MISSED'} ({ours / spiel_rate:.1%})")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--quick", action="store_true", help="a small run")
@@ -152,14 +253,16 @@ def main() -> None:
     print(f"1. Legal-move generation, {count} recorded mid-game positions per board "
           "(positions per second, best of 7 interleaved rounds)")
     print(f"{'board':8} {'moves/pos':>9} {'reference':>10} {'legal_moves':>12} {'speed-up':>9} "
-          f"{'pair_moves':>11} {'speed-up':>9}")
+          f"{'pair_moves':>11} {'speed-up':>9} {'bitboard':>9} {'speed-up':>9}")
     for board in ("halma", "star"):
         t = bench_movegen(board, count)
         ref = t["reference"]
         print(f"{board:8} {t['moves per position']:9.1f} {ref:10.0f} "
               f"{t['engine legal_moves']:12.0f} {t['engine legal_moves'] / ref:8.1f}x "
-              f"{t['engine pair_moves']:11.0f} {t['engine pair_moves'] / ref:8.1f}x")
-    print("   (the engine and the reference found the same moves in every position)")
+              f"{t['engine pair_moves']:11.0f} {t['engine pair_moves'] / ref:8.1f}x "
+              f"{t['bitboard pair_moves']:9.0f} {t['bitboard pair_moves'] / ref:8.1f}x")
+    print("   (the engine, the bitboard engine and the reference found the same moves in "
+          "every position)")
     print()
     print(f"2. Search bot ({args.budget} s a move) against the greedy bot, 2 players, "
           f"{games} games per board")
@@ -169,9 +272,11 @@ def main() -> None:
         r = bench_bots(board, games, args.budget)
         print(f"{board:8} {r['wins']:5d} {r['losses']:6d} {r['shared']:6d} {r['limit']:5d} "
               f"{r['rate']:8.1%} {r['plies']:6.0f} {r['think']:7.3f}")
+    print("   (s/move: CPU seconds, the clock the search bot's budget is read on)")
     print()
     print("3. Solitaire crossing (beam search), re-finding the stored best crossings")
-    print(f"{'crossing':10} {'width':>6} {'found':>6} {'stored':>7} {'bound':>6} {'seconds':>8}")
+    print(f"{'crossing':10} {'width':>6} {'found':>6} {'stored':>7} {'parity':>6} {'advance':>7} "
+          f"{'seconds':>8}")
     keys = ["star-10"] if args.quick else list(SOLUTIONS)
     for key in keys:
         board, pieces = key.split("-")
@@ -181,8 +286,15 @@ def main() -> None:
         length = len(found) if found else 0
         seconds = found.seconds if found else float("nan")
         print(f"{key:10} {width:6d} {length:6d} {len(SOLUTIONS[key]):7d} "
-              f"{parity_lower_bound(board, int(pieces)):6d} {seconds:8.1f}")
-    print("   star-10: 27 moves is the proven minimum (Bell 2009); 'bound' is our parity bound")
+              f"{parity_lower_bound(board, int(pieces)):6d} "
+              f"{advance_lower_bound(board, int(pieces)):7d} {seconds:8.1f}")
+    print("   star-10: 27 moves is the proven minimum (Bell 2009); 'parity' and 'advance' are our")
+    print("   lower bounds (mathgames.halma.solver); stored records: "
+          + ", ".join(f"{k} {len(v)}" for k, v in SOLUTIONS.items()))
+    print()
+    print("4. Random playouts (uniform over legal moves, at most 200 plies), CPU time, "
+          "best of 3 interleaved rounds")
+    bench_playouts(args.quick)
 
 
 if __name__ == "__main__":

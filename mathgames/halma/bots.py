@@ -29,10 +29,15 @@ import random
 import time
 from abc import ABC, abstractmethod
 from collections import deque
+from collections.abc import Callable, Mapping
 
+from mathgames.core.i18n import translator
+from mathgames.core.levels import Clock, Level
 from mathgames.halma.game import PASS, Game, Move, pair_moves, shortest_path
 
-__all__ = ["GreedyBot", "RandomBot", "SearchBot", "cost_table", "make_bot"]
+__all__ = ["LEVELS", "GreedyBot", "RandomBot", "SearchBot", "cost_table", "make_bot"]
+
+_ = translator("halma")
 
 WIN = 1e9
 
@@ -179,9 +184,11 @@ class SearchBot(_Bot):
     name = "search"
 
     def __init__(self, time_budget: float = 0.25, max_depth: int = 4, width: int = 10,
-                 root_width: int = 30, seed: int | None = None) -> None:
+                 root_width: int = 30, seed: int | None = None,
+                 clock: Clock = time.process_time) -> None:
         super().__init__(seed)
         self.time_budget = time_budget
+        self.clock = clock
         self.max_depth = max_depth
         self.width = width
         self.root_width = root_width
@@ -201,7 +208,7 @@ class SearchBot(_Bot):
         ordered = self._ordered(me, pairs)
         if cost[ordered[0][0]] - cost[ordered[0][1]] <= 1e-9:
             return _fallback(game, pairs, self.rng)
-        self.deadline = time.perf_counter() + self.time_budget
+        self.deadline = self.clock() + self.time_budget
         best_pair = ordered[0]
         self.last_depth = 1
         for depth in range(2, self.max_depth + 1):
@@ -274,7 +281,7 @@ class SearchBot(_Bot):
 
     def _check_time(self) -> None:
         self.nodes += 1
-        if self.nodes % 64 == 0 and time.perf_counter() > self.deadline:
+        if self.nodes % 64 == 0 and self.clock() > self.deadline:
             raise _Timeout
 
     def _root(self, me: int, ordered: list[tuple[int, int]], depth: int
@@ -341,6 +348,45 @@ class SearchBot(_Bot):
 
 
 BOT_KINDS = {"greedy": GreedyBot, "search": SearchBot, "random": RandomBot}
+
+
+# -- levels --------------------------------------------------------------------------
+
+def _describe(figures: Mapping[str, float]) -> str:
+    values = {"rate": round(figures["rate"]), "games": f"{figures['games']:,.0f}",
+              "ms": f"{figures['ms']:.1f}"}
+    if figures.get("below"):
+        return _("Wins {rate}% of {games} two-player Halma games against the level below; "
+                 "{ms} ms a move (median, one core).").format(**values)
+    return _("Wins {rate}% of {games} two-player Halma games against random moves; "
+             "{ms} ms a move (median, one core).").format(**values)
+
+
+#: What ``bench/levels.py`` measured for each level on the Halma board, the dearer
+#: of the two (2 players; CPU time a move). On the star: 100 % (easy against
+#: random), 94.2 % and 100 % of 200 games, at 0.04, 0.85 and 13.4 ms a move.
+LEVEL_FIGURES: dict[str, dict[str, float]] = {
+    "easy": {"rate": 100.0, "games": 200, "ms": 0.12, "below": 0},
+    "medium": {"rate": 89.8, "games": 200, "ms": 2.68, "below": 1},
+    "hard": {"rate": 100.0, "games": 60, "ms": 41.5, "below": 1},
+}
+
+_LEVEL_BOTS: dict[str, Callable[[int, Clock], _Bot]] = {
+    # the move that gains most now
+    "easy": lambda seed, clock: GreedyBot(seed=seed),
+    # two plies of alpha-beta (our move and the reply)
+    "medium": lambda seed, clock: SearchBot(time_budget=0.05, max_depth=2, seed=seed,
+                                            clock=clock),
+    # up to four plies, within 0.25 s of CPU a move
+    "hard": lambda seed, clock: SearchBot(time_budget=0.25, max_depth=4, seed=seed,
+                                          clock=clock),
+}
+
+#: The levels a set-up panel offers, weakest first.
+LEVELS: dict[str, Level] = {
+    name: Level(name, factory, LEVEL_FIGURES[name], _describe)
+    for name, factory in _LEVEL_BOTS.items()
+}
 
 
 def make_bot(kind: str, seed: int | None = None, **options: float) -> _Bot:

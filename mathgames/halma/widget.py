@@ -29,10 +29,11 @@ import ipywidgets as w
 from mathgames.core.board_widget import BoardWidget
 from mathgames.core.errors import CorruptSaveError, MathgamesError
 from mathgames.core.i18n import on_language_change, translator
+from mathgames.core.levels import DEFAULT_LEVEL
 from mathgames.core.resume_widget import ResumeBanner
 from mathgames.core.svg import esc
 from mathgames.core.ui_widget import Confirm, HowToPlay, fill_tooltips, section
-from mathgames.halma.bots import make_bot
+from mathgames.halma.bots import LEVELS
 from mathgames.halma.game import PASS, Game, Move
 from mathgames.halma.solutions import SOLUTIONS
 from mathgames.halma.topology import Topology, get_topology
@@ -42,7 +43,9 @@ __all__ = ["HalmaApp"]
 
 _ = translator("halma")
 
-SEAT_KINDS = ("human", "greedy", "search")
+SEAT_KINDS = ("human", *LEVELS)
+#: Seat kinds of earlier versions (arguments and saves), as levels.
+LEGACY_SEATS = {"greedy": "easy", "search": "hard"}
 #: The zoom steps of the board (a finger on a phone needs about 2).
 ZOOMS = (1.0, 1.6, 2.4)
 ARROWS = {"ArrowUp": (0, 1), "ArrowDown": (0, -1), "ArrowLeft": (-1, 0), "ArrowRight": (1, 0)}
@@ -50,7 +53,19 @@ SAVE_VERSION = 1
 
 
 def _seat_label(kind: str) -> str:
-    return {"human": _("Human"), "greedy": _("Greedy bot"), "search": _("Search bot")}[kind]
+    return {"human": _("Human"), "easy": _("Bot: easy"), "medium": _("Bot: medium"),
+            "hard": _("Bot: hard")}[kind]
+
+
+def _level_help() -> str:
+    """Each level in words (what the bench measured), for the set-up panel."""
+    items = "".join(f"<li><b>{esc(_seat_label(name))}</b>: {esc(level.description)}</li>"
+                    for name, level in LEVELS.items())
+    return f'<ul class="mg-level-help">{items}</ul>'
+
+
+def _seat(kind: str) -> str:
+    return LEGACY_SEATS.get(kind, kind)
 
 
 def _arrow_table(topo: Topology) -> dict[tuple[int, str], int]:
@@ -76,9 +91,10 @@ class HalmaApp(w.VBox):
     """Set-up panel, then the board, the controls, the move list and the messages.
 
     ``board``: ``"halma"`` or ``"star"``. ``players`` and ``seats`` (one of
-    ``"human"``, ``"greedy"``, ``"search"`` per player) and ``move_limit`` (0:
-    none) preset the set-up panel; ``mode`` is ``"game"`` or ``"puzzle"`` (the
-    solitaire crossing). ``bot_time``: the search bot's seconds per move.
+    ``"human"``, ``"easy"``, ``"medium"``, ``"hard"`` per player: a bot level of
+    :data:`~mathgames.halma.bots.LEVELS`; the earlier ``"greedy"`` and
+    ``"search"`` mean easy and hard) and ``move_limit`` (0: none) preset the
+    set-up panel; ``mode`` is ``"game"`` or ``"puzzle"`` (the solitaire crossing).
 
     Parts for tests and pages: ``board`` (the :class:`BoardWidget`), ``game``
     (the :class:`~mathgames.halma.game.Game`, None before Start), ``setup``,
@@ -92,10 +108,9 @@ class HalmaApp(w.VBox):
 
     def __init__(self, board: str = "halma", players: int = 2,
                  seats: list[str] | tuple[str, ...] | None = None, move_limit: int = 1000,
-                 mode: str = "game", bot_time: float = 0.3) -> None:
+                 mode: str = "game") -> None:
         self.topology = get_topology(board)
         self.board_key = self.topology.key
-        self.bot_time = bot_time
         self.game: Game | None = None
         self.mode = mode if mode in ("game", "puzzle") else "game"
         self.seats: list[str] = []
@@ -115,12 +130,12 @@ class HalmaApp(w.VBox):
                                          value=players if players in player_counts else 2,
                                          layout=w.Layout(width="auto"))
         self.players_select.add_class("mg-players")
-        default_seats = list(seats or ["human"] + ["search"] * 5)
+        default_seats = [_seat(k) for k in seats or ["human"] + [DEFAULT_LEVEL] * 5]
         self.seat_selects = []
         for p in range(6):
-            kind = default_seats[p] if p < len(default_seats) else "search"
+            kind = default_seats[p] if p < len(default_seats) else DEFAULT_LEVEL
             select = w.Dropdown(options=[("", k) for k in SEAT_KINDS],
-                                value=kind if kind in SEAT_KINDS else "search",
+                                value=kind if kind in SEAT_KINDS else DEFAULT_LEVEL,
                                 layout=w.Layout(width="30em"))
             select.add_class(f"mg-seat-{p + 1}")
             self.seat_selects.append(select)
@@ -141,8 +156,10 @@ class HalmaApp(w.VBox):
         for control in (self.players_select, *self.seat_selects, self.limit_input,
                         self.pieces_select):
             control.style.description_width = "initial"
+        self.level_help = w.HTML()
+        self.level_help.add_class("mg-level-help")
         self.game_options = w.VBox([w.HBox([self.players_label, self.players_select]),
-                                    *self.seat_rows,
+                                    *self.seat_rows, self.level_help,
                                     w.HBox([self.limit_label, self.limit_input])])
         self.puzzle_options = w.VBox([w.HBox([self.pieces_label, self.pieces_select])])
         self.puzzle_help = w.HTML()
@@ -234,6 +251,7 @@ class HalmaApp(w.VBox):
             select.value = value
         self.limit_input.description = _("Move limit (0 = none)")
         self.pieces_select.description = _("Pieces")
+        self.level_help.value = _level_help()
         self.puzzle_help.value = "<p>" + esc(_(
             "Move all your pieces to the opposite camp, alone on the board, in as few "
             "moves as you can.")) + "</p>"
@@ -309,10 +327,9 @@ class HalmaApp(w.VBox):
 
     def _begin(self, game: Game, seats: list[str]) -> None:
         self.game = game
-        self.seats = list(seats)
-        self.bots = [make_bot(kind, seed=p, **({"time_budget": self.bot_time}
-                                               if kind == "search" else {}))
-                     if kind != "human" else None for p, kind in enumerate(seats)]
+        self.seats = [_seat(kind) for kind in seats]
+        self.bots = [LEVELS[kind].make(seed=p) if kind != "human" else None
+                     for p, kind in enumerate(self.seats)]
         self.selected = None
         self.destinations = {}
         self.setup.layout.display = "none"
@@ -581,8 +598,9 @@ class HalmaApp(w.VBox):
         mode, seats, moves = data.get("mode"), data.get("seats"), data.get("moves")
         if mode not in ("game", "puzzle"):
             raise CorruptSaveError(f"unknown mode {mode!r}")
-        if not isinstance(seats, list) or not all(s in SEAT_KINDS for s in seats):
-            raise CorruptSaveError("'seats' must list human, greedy or search")
+        if not isinstance(seats, list) or not all(
+                isinstance(s, str) and _seat(s) in SEAT_KINDS for s in seats):
+            raise CorruptSaveError("'seats' must list human or a bot level")
         if not isinstance(moves, list) or not all(isinstance(m, str) for m in moves):
             raise CorruptSaveError("'moves' must be a list of move texts")
         try:

@@ -18,14 +18,19 @@ import random
 import time
 from abc import ABC, abstractmethod
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from functools import cache
 from math import comb
 
+from mathgames.core.i18n import translator
+from mathgames.core.levels import Clock, Level
 from mathgames.matematiko.odds import _weights, unseen_counts
 from mathgames.matematiko.rules import COMBINATIONS, GRID_SIZE, LINES
 
-__all__ = ["BOTS", "Bot", "GreedyBot", "RandomBot", "StrongBot", "make_bot", "play_deal"]
+__all__ = ["BOTS", "LEVELS", "Bot", "CarelessBot", "ExpertBot", "GreedyBot", "RandomBot",
+           "StrongBot", "make_bot", "play_deal"]
+
+_ = translator("matematiko")
 
 CELLS = GRID_SIZE * GRID_SIZE
 #: A diagonal scores 10 more than a row when it scores: valued about 10 % more.
@@ -195,19 +200,21 @@ class StrongBot(Bot):
     are examined best first, and the search stops before a candidate that would
     not fit in ``time_budget`` seconds (the plain evaluation's choice is always
     examined), so the bot is deterministic whenever the budget is not reached.
+    ``clock`` gives the seconds (CPU time by default; a test may pass a fake).
     """
 
     name = "strong"
 
     def __init__(self, factor: float = 0.55, candidates: int = 6,
-                 time_budget: float = 0.035) -> None:
+                 time_budget: float = 0.035, clock: Clock = time.process_time) -> None:
         self.factor = factor
         self.candidates = candidates
         self.time_budget = time_budget
+        self.clock = clock
         self._powers = [factor ** k for k in range(GRID_SIZE + 1)]
 
     def __repr__(self) -> str:
-        return (f"StrongBot(factor={self.factor!r}, candidates={self.candidates!r}, "
+        return (f"{type(self).__name__}(factor={self.factor!r}, candidates={self.candidates!r}, "
                 f"time_budget={self.time_budget!r})")
 
     def _valuer(self, tails: list[list[float]]) -> Callable[[tuple[int, ...]], float]:
@@ -243,7 +250,8 @@ class StrongBot(Bot):
         return _placement_gains(grid, contents, card, change)
 
     def choose(self, grid: Sequence[int | None], card: int, called: Sequence[int]) -> int:
-        start = time.perf_counter()
+        clock = self.clock
+        start = clock()
         counts = unseen_counts(called)
         draws = CELLS - len(called)
         value = self._valuer(_tails(counts, draws))
@@ -260,9 +268,9 @@ class StrongBot(Bot):
                 futures.append((v, counts[v] + 1, self._valuer(_tails(counts, draws - 1))))
                 counts[v] += 1
         best_cell, best_score = gains[0][1], float("-inf")
-        searched = time.perf_counter()
+        searched = clock()
         for examined, (_gain, cell) in enumerate(gains[: self.candidates]):
-            now = time.perf_counter()
+            now = clock()
             if examined and now + (now - searched) / examined > start + self.time_budget:
                 break  # the next candidate would not fit in the budget
             after = list(grid)
@@ -278,6 +286,53 @@ class StrongBot(Bot):
             if score > best_score:
                 best_cell, best_score = cell, score
         return best_cell
+
+
+class ExpertBot(StrongBot):
+    """The strong bot searching wider: the 12 best cells, up to 45 ms of CPU a number.
+
+    The same target-odds evaluation and one number of lookahead as
+    :class:`StrongBot`, over twice as many candidate cells.
+
+    >>> ExpertBot().candidates
+    12
+    """
+
+    name = "expert"
+
+    def __init__(self, factor: float = 0.55, candidates: int = 12,
+                 time_budget: float = 0.045, clock: Clock = time.process_time) -> None:
+        super().__init__(factor, candidates, time_budget, clock)
+
+
+class CarelessBot(Bot):
+    """Another bot that now and then puts a number in a random empty cell instead.
+
+    ``mistakes`` is the chance of a careless placement, which grades a level
+    between random play and ``bot``'s. The dice are seeded by ``seed`` and the
+    numbers called so far, so the same deal always gets the same grid, however
+    the bot is created or resumed.
+
+    >>> bot = CarelessBot(GreedyBot(), mistakes=1.0, seed=2)
+    >>> bot.choose([None] * 25, 5, [5]) == bot.choose([None] * 25, 5, [5])
+    True
+    """
+
+    name = "careless"
+
+    def __init__(self, bot: Bot, mistakes: float, seed: int = 0) -> None:
+        self.bot = bot
+        self.mistakes = mistakes
+        self.seed = seed
+
+    def __repr__(self) -> str:
+        return f"CarelessBot({self.bot!r}, mistakes={self.mistakes!r})"
+
+    def choose(self, grid: Sequence[int | None], card: int, called: Sequence[int]) -> int:
+        dice = random.Random(f"{self.seed}:{','.join(map(str, called))}")
+        if dice.random() < self.mistakes:
+            return dice.choice([i for i in range(CELLS) if grid[i] is None])
+        return self.bot.choose(grid, card, called)
 
 
 def play_deal(bot: Bot, deal: Sequence[int]) -> list[int]:
@@ -298,6 +353,44 @@ def play_deal(bot: Bot, deal: Sequence[int]) -> list[int]:
 
 #: The bots by name, as the widget offers them.
 BOTS = {"random": RandomBot, "greedy": GreedyBot, "strong": StrongBot}
+
+
+# -- levels --------------------------------------------------------------------------
+
+def _describe(figures: Mapping[str, float]) -> str:
+    return _("Averages {mean} points over {deals} seeded deals; thinks {ms} ms a number "
+             "(median, one core).").format(mean=round(figures["mean"]),
+                                          deals=f"{figures['deals']:,.0f}",
+                                          ms=f"{figures['ms']:.1f}")
+
+
+#: What ``bench/matematiko_bots.py`` measured for each level (1,000 deals, CPU time).
+LEVEL_FIGURES: dict[str, dict[str, float]] = {
+    "easy": {"mean": 232.3, "deals": 1000, "ms": 0.24},
+    "medium": {"mean": 284.9, "deals": 1000, "ms": 0.30},
+    "hard": {"mean": 338.6, "deals": 1000, "ms": 0.38},
+    "expert": {"mean": 387.3, "deals": 1000, "ms": 10.8},
+}
+
+# The ladder: the quick target-odds evaluation (no lookahead, under 1 ms a number)
+# with fewer and fewer careless placements, then the widest search. The mistake
+# rates put the levels' means about 45 points apart (bench/levels.py).
+_LEVEL_BOTS: dict[str, Callable[[int, Clock], Bot]] = {
+    "easy": lambda seed, clock: CarelessBot(StrongBot(candidates=1, clock=clock),
+                                            mistakes=0.32, seed=seed),
+    "medium": lambda seed, clock: CarelessBot(StrongBot(candidates=1, clock=clock),
+                                              mistakes=0.18, seed=seed),
+    "hard": lambda seed, clock: CarelessBot(StrongBot(candidates=1, clock=clock),
+                                            mistakes=0.06, seed=seed),
+    # target odds with one number of lookahead over 12 cells, 45 ms a number at most
+    "expert": lambda seed, clock: ExpertBot(clock=clock),
+}
+
+#: The levels a set-up panel offers, weakest first.
+LEVELS: dict[str, Level] = {
+    name: Level(name, factory, LEVEL_FIGURES[name], _describe)
+    for name, factory in _LEVEL_BOTS.items()
+}
 
 
 def make_bot(name: str, **options: object) -> Bot:

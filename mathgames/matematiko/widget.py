@@ -26,7 +26,7 @@ from mathgames.core.i18n import LANGUAGES, on_language_change, translator
 from mathgames.core.resume_widget import ResumeBanner
 from mathgames.core.svg import esc
 from mathgames.core.ui_widget import Confirm, HowToPlay, fill_tooltips, section
-from mathgames.matematiko.bots import BOTS, Bot, make_bot, play_deal
+from mathgames.matematiko.bots import BOTS, LEVELS, Bot, make_bot, play_deal
 from mathgames.matematiko.deck import GameCodeError, new_code, normalize_code
 from mathgames.matematiko.match import Match, Player, cell_index, cell_name
 from mathgames.matematiko.odds import placement_hints
@@ -49,14 +49,38 @@ EXAMPLE_LINES: dict[str, tuple[int, ...]] = {
 MODES = ("solitaire", "class")
 
 
+#: Bot kinds of earlier versions, as levels (for the ``bots`` argument).
+LEGACY_BOTS = {"random": "easy", "greedy": "medium", "strong": "hard"}
+
+
 def _make_bot(kind: str) -> Bot:
-    """A bot for the app: reproducible (seeded, and never cut short by a clock)."""
+    """A bot for the app: reproducible (seeded, and never cut short by a clock).
+
+    ``kind`` is a level, or a bot kind of earlier saves (``random``, ``greedy``, ``strong``).
+    """
+    if kind in LEVELS:
+        return LEVELS[kind].make(seed=0, clock=_frozen_clock)
     options: dict[str, Any] = {"random": {"seed": 0}, "strong": {"time_budget": math.inf}}
     return make_bot(kind, **options.get(kind, {}))
 
 
+def _frozen_clock() -> float:
+    """A clock that never moves: a bot's time budget is never reached, so its play
+    depends on the numbers alone (each level is bounded by its candidate count)."""
+    return 0.0
+
+
+def _level_help() -> str:
+    """Each level in words (what the bench measured), for the set-up panel."""
+    items = "".join(f"<li><b>{esc(_bot_label(name))}</b>: {esc(level.description)}</li>"
+                    for name, level in LEVELS.items())
+    return f'<ul class="mg-level-help">{items}</ul>'
+
+
 def _bot_label(kind: str) -> str:
-    labels = {"random": _("random bot"), "greedy": _("greedy bot"), "strong": _("strong bot")}
+    labels = {"random": _("random bot"), "greedy": _("greedy bot"), "strong": _("strong bot"),
+              "easy": _("easy bot"), "medium": _("medium bot"), "hard": _("hard bot"),
+              "expert": _("expert bot")}
     return labels[kind]
 
 
@@ -88,10 +112,14 @@ class MatematikoApp(w.VBox):
                                       layout=w.Layout(width="22em"))
         self.names_input.add_class("mg-names")
         self.names_box = w.VBox([w.HTML(), self.names_input])
-        self.bot_checks = {kind: w.Checkbox(value=kind in bots, indent=False) for kind in BOTS}
+        chosen = {LEGACY_BOTS.get(kind, kind) for kind in bots}
+        self.bot_checks = {kind: w.Checkbox(value=kind in chosen, indent=False)
+                           for kind in LEVELS}
         for kind, box in self.bot_checks.items():
             box.add_class(f"mg-bot-{kind}")
         self.bots_label = w.HTML()
+        self.level_help = w.HTML()
+        self.level_help.add_class("mg-level-help")
         self.start_button = w.Button(button_style="success", icon="play")
         self.start_button.add_class("mg-start")
         self.setup_message = w.HTML()
@@ -101,6 +129,7 @@ class MatematikoApp(w.VBox):
             self.title, self.howto.button, self.mode_select,
             w.HBox([self.code_label, self.code_input, self.new_code_button]),
             self.names_box, self.bots_label, w.HBox(list(self.bot_checks.values())),
+            self.level_help,
             self.start_button, self.setup_message,
         ])
         self.setup.add_class("mg-setup")
@@ -187,6 +216,7 @@ class MatematikoApp(w.VBox):
         self.bots_label.value = esc(_("Bots that play along:"))
         for kind, box in self.bot_checks.items():
             box.description = _bot_label(kind)
+        self.level_help.value = _level_help()
         self.start_button.description = _("Start")
         self.call_button.description = _("Call next number")
         self.undo_button.description = _("Undo")
@@ -496,7 +526,7 @@ class MatematikoApp(w.VBox):
         deal = self.match.deal
         if deal not in self._bot_scores:
             result = {}
-            for kind in BOTS:
+            for kind in LEVELS:
                 grid = play_deal(_make_bot(kind), deal)
                 result[kind] = score_grid([grid[r * 5:r * 5 + 5] for r in range(5)]).total
             self._bot_scores = {deal: result}
@@ -567,7 +597,8 @@ class MatematikoApp(w.VBox):
                 "mode") not in MODES:
             raise CorruptSaveError("not a saved Matematiko game")
         match = Match.from_dict(data.get("match"))
-        if any(p.bot is not None and p.bot not in BOTS for p in match.players):
+        if any(p.bot is not None and p.bot not in BOTS and p.bot not in LEVELS
+               for p in match.players):
             raise CorruptSaveError("a player is played by an unknown bot")
         self.mode = data["mode"]
         self.mode_select.value = self.mode

@@ -17,14 +17,20 @@ from __future__ import annotations
 
 import random
 from abc import ABC, abstractmethod
+from collections.abc import Mapping
 from math import comb
 
+from mathgames.core.i18n import translator
+from mathgames.core.levels import Level
 from mathgames.triomino.game import Action, Game
 from mathgames.triomino.geometry import cell_corners, cells_around
 from mathgames.triomino.table import Placement, Table
 from mathgames.triomino.tiles import Tile, all_tiles
 
-__all__ = ["BOTS", "Bot", "GreedyBot", "PlannerBot", "RandomBot", "hand_candidates", "make_bot"]
+__all__ = ["BOTS", "LEVELS", "Bot", "GentleBot", "GreedyBot", "PlannerBot", "RandomBot",
+           "hand_candidates", "make_bot"]
+
+_ = translator("triomino")
 
 
 class Bot(ABC):
@@ -54,6 +60,30 @@ class RandomBot(Bot):
 
     def choose(self, game: Game) -> Action:
         return self.rng.choice(game.legal_actions())
+
+
+class GentleBot(Bot):
+    """The gentlest opponent: its lowest-scoring fitting placement (at random among
+    equals), so it never takes a bonus it could leave; draws only when nothing fits.
+    Its own seeded generator.
+
+    >>> GentleBot(seed=1).name
+    'gentle'
+    """
+
+    name = "gentle"
+
+    def __init__(self, seed: int = 0) -> None:
+        self.rng = random.Random(seed)
+
+    def choose(self, game: Game) -> Action:
+        placements = sorted(game.legal_placements(), key=_order)
+        if not placements:
+            return _fallback(game)
+        points = [game.points_for(p) for p in placements]
+        low = min(points)
+        return ("place", self.rng.choice([p for p, v in zip(placements, points, strict=True)
+                                          if v == low]))
 
 
 def _fallback(game: Game) -> Action:
@@ -236,6 +266,37 @@ class PlannerBot(Bot):
 
 #: The bots a setup panel offers, by name.
 BOTS: dict[str, type[Bot]] = {"random": RandomBot, "greedy": GreedyBot, "planner": PlannerBot}
+
+
+def _describe(figures: Mapping[str, float]) -> str:
+    # most turns are quick (one tile fits, or none), so the 99th percentile says more
+    ms = f"{figures['p99']:.1f}"
+    if "rate" not in figures:
+        return _("Plays its lowest-scoring fitting tile; under {ms} ms for 99 moves "
+                 "in 100 (one core).").format(ms=ms)
+    return _("Wins {rate}% of {games} two-player games against the level below; under "
+             "{ms} ms for 99 moves in 100 (one core).").format(
+        rate=round(figures["rate"]), games=f"{figures['games']:,.0f}", ms=ms)
+
+
+#: What ``bench/levels.py`` measured for each level (two-player pressman games,
+#: seats alternating; CPU time per move: the 99th percentile ``p99``, the median
+#: ``ms``). The easy level won 47.5 % against random placements.
+LEVEL_FIGURES: dict[str, dict[str, float]] = {
+    "easy": {"ms": 0.02, "p99": 0.1},
+    "medium": {"rate": 69.0, "games": 200, "ms": 0.02, "p99": 0.1},
+    "hard": {"rate": 67.0, "games": 200, "ms": 0.03, "p99": 2.3},
+}
+
+#: The levels a set-up panel offers, weakest first. The bots here have no time
+#: budget (each looks one move ahead at a fixed cost), so ``clock`` is not read.
+LEVELS: dict[str, Level] = {
+    "easy": Level("easy", lambda seed, clock: GentleBot(seed), LEVEL_FIGURES["easy"],
+                  _describe),
+    "medium": Level("medium", lambda seed, clock: GreedyBot(), LEVEL_FIGURES["medium"],
+                    _describe),
+    "hard": Level("hard", lambda seed, clock: PlannerBot(), LEVEL_FIGURES["hard"], _describe),
+}
 
 
 def make_bot(name: str, seed: int = 0) -> Bot:

@@ -1,6 +1,6 @@
 """The Triomino app for a notebook or Voila: set up a game, then play it.
 
->>> app = TriominoApp(preset="pressman", players=2, bots=1, bot="greedy", seed=3)
+>>> app = TriominoApp(preset="pressman", players=2, bots=1, bot="medium", seed=3)
 >>> app.start_button.click()
 >>> game = app.game
 >>> placement = game.legal_placements()[0]
@@ -26,10 +26,11 @@ import ipywidgets as w
 from mathgames.core.board_widget import BoardWidget
 from mathgames.core.errors import CorruptSaveError, MathgamesError
 from mathgames.core.i18n import LANGUAGES, on_language_change, translator
+from mathgames.core.levels import DEFAULT_LEVEL
 from mathgames.core.resume_widget import ResumeBanner
 from mathgames.core.svg import TEXT_PALETTE, esc
 from mathgames.core.ui_widget import Confirm, HowToPlay, fill_tooltips, section
-from mathgames.triomino.bots import BOTS, Bot, make_bot
+from mathgames.triomino.bots import LEVELS, Bot
 from mathgames.triomino.game import Game
 from mathgames.triomino.geometry import Cell, cell_id, cell_xy, parse_cell
 from mathgames.triomino.rules import PRESETS, RuleSet
@@ -67,10 +68,24 @@ def _preset_label(name: str) -> str:
     return labels[name]
 
 
+#: Bot kinds of earlier versions (arguments and saves), as levels.
+LEGACY_BOTS = {"random": "easy", "greedy": "medium", "planner": "hard"}
+
+
+def _level(kind: str) -> str:
+    return LEGACY_BOTS.get(kind, kind)
+
+
 def _bot_label(kind: str) -> str:
-    labels = {"random": _("random bot"), "greedy": _("greedy bot"),
-              "planner": _("planner bot (stronger)")}
+    labels = {"easy": _("easy bot"), "medium": _("medium bot"), "hard": _("hard bot")}
     return labels[kind]
+
+
+def _level_help() -> str:
+    """Each level in words (what the bench measured), for the set-up panel."""
+    items = "".join(f"<li><b>{esc(_bot_label(name))}</b>: {esc(level.description)}</li>"
+                    for name, level in LEVELS.items())
+    return f'<ul class="mg-level-help">{items}</ul>'
 
 
 def _field_label(field: str) -> str:
@@ -105,7 +120,7 @@ class TriominoApp(w.VBox):
     """
 
     def __init__(self, preset: str = "pressman", players: int = 2, bots: int = 1,
-                 bot: str = "greedy", seed: int | None = None) -> None:
+                 bot: str = DEFAULT_LEVEL, seed: int | None = None) -> None:
         if seed is None:  # a fresh deal each time; set a seed to replay one
             seed = random.randrange(1, 100_000)
         self.game: Game | None = None
@@ -131,6 +146,8 @@ class TriominoApp(w.VBox):
         self.bots_select.add_class("mg-bots")
         self.bot_select = w.Dropdown(options=[], layout=w.Layout(width="22em"))
         self.bot_select.add_class("mg-bot-kind")
+        self.level_help = w.HTML()
+        self.level_help.add_class("mg-level-help")
         self.seed_input = w.IntText(value=seed, layout=w.Layout(width="16em"))
         self.seed_input.add_class("mg-seed")
         self.base_select = w.Dropdown(options=[], layout=w.Layout(width="22em"))
@@ -166,6 +183,7 @@ class TriominoApp(w.VBox):
             widget.layout.width = "30em"
         self.setup = w.VBox([self.title, self.howto.button, self.preset_select, self.custom_box,
                              self.players_select, self.bots_select, self.bot_select,
+                             self.level_help,
                              self.seed_input, self.start_button, self.setup_message])
         self.setup.add_class("mg-setup")
         # -- the game ----------------------------------------------------------------
@@ -245,7 +263,7 @@ class TriominoApp(w.VBox):
         self.add_class("mg-app")
         self._relabel()
         self.preset_select.value = preset if preset in PRESETS else "pressman"
-        self.bot_select.value = bot if bot in BOTS else "greedy"
+        self.bot_select.value = _level(bot) if _level(bot) in LEVELS else DEFAULT_LEVEL
         self._fill_custom(self.preset_select.value)
         self.base_select.observe(self._base_changed, "value")
         self._players_changed(None)
@@ -278,9 +296,10 @@ class TriominoApp(w.VBox):
         self.base_select.value = keep or "pressman"
         self.base_select.description = _("Start from")
         keep = self.bot_select.value
-        self.bot_select.options = [(_bot_label(k), k) for k in BOTS]
-        self.bot_select.value = keep or "greedy"
+        self.bot_select.options = [(_bot_label(k), k) for k in LEVELS]
+        self.bot_select.value = keep or DEFAULT_LEVEL
         self.bot_select.description = _("Bot")
+        self.level_help.value = _level_help()
         self.players_select.description = _("Players")
         self.bots_select.description = _("of them bots")
         self.seed_input.description = _("Seed")
@@ -416,8 +435,8 @@ class TriominoApp(w.VBox):
 
     def _begin(self, game: Game, bot_kinds: dict[int, str]) -> None:
         self.game = game
-        self.bot_kinds = dict(bot_kinds)
-        self.bots = {p: make_bot(k, seed=game.seed + p) for p, k in bot_kinds.items()}
+        self.bot_kinds = {p: _level(k) for p, k in bot_kinds.items()}
+        self.bots = {p: LEVELS[k].make(seed=game.seed + p) for p, k in self.bot_kinds.items()}
         self.selected = None
         self.rotation = 0
         self.zoom_level = 0
@@ -971,9 +990,10 @@ class TriominoApp(w.VBox):
         kinds: dict[int, str] = {}
         for key, kind in bots.items():
             if not (isinstance(key, str) and key.isascii() and key.isdigit() and len(key) < 3
-                    and int(key) < game.players and isinstance(kind, str) and kind in BOTS):
-                raise CorruptSaveError("'bots' must map players to bot kinds "
-                                       f"({', '.join(BOTS)})")
+                    and int(key) < game.players and isinstance(kind, str)
+                    and _level(kind) in LEVELS):
+                raise CorruptSaveError("'bots' must map players to bot levels "
+                                       f"({', '.join(LEVELS)})")
             kinds[int(key)] = kind
         self._begin(game, kinds)
 

@@ -12,7 +12,7 @@ import pytest
 
 from mathgames.core.errors import CorruptSaveError
 from mathgames.core.i18n import set_language
-from mathgames.matematiko.bots import make_bot, play_deal
+from mathgames.matematiko.bots import LEVELS, play_deal
 from mathgames.matematiko.deck import deal_for_code
 from mathgames.matematiko.match import cell_name
 from mathgames.matematiko.rules import score_grid
@@ -47,13 +47,15 @@ def test_a_solitaire_game_played_by_clicks_shows_the_cores_total():
     assert _shown_total(app) == expected
     assert f'data-total="{expected}"' in app.board.svg
     # after the game: every bot's score on the same numbers, and the CSV
-    strong = score_grid(_rows(play_deal(make_bot("strong", time_budget=1e9), deal))).total
-    assert app.bot_scores()["strong"] == strong
+    hard = LEVELS["hard"].make(clock=lambda: 0.0)  # a frozen clock: never cut short
+    strong = score_grid(_rows(play_deal(hard, deal))).total
+    assert app.bot_scores()["hard"] == strong
+    assert set(app.bot_scores()) == set(LEVELS)
     assert "mg-bot-scores" in app.results.value
     table = list(csv.reader(io.StringIO(app.to_csv())))
     assert table[0][1] == CODE
     totals = {row[1]: int(row[-1]) for row in table[2:]}
-    assert totals["Player 1"] == expected and totals["strong bot"] == strong
+    assert totals["Player 1"] == expected and totals["hard bot"] == strong
     link = re.search(r'href="data:text/csv;base64,([^"]+)"', app.csv_link.value).group(1)
     assert base64.b64decode(link).decode("utf-8") == app.to_csv()
 
@@ -71,11 +73,11 @@ def test_refused_clicks_say_why_and_change_nothing():
 def test_a_class_game_with_a_caller_two_players_and_a_bot():
     app = MatematikoApp(code=CODE, mode="class", names=["Ann", "Ben"], bots=("greedy",))
     app.start_button.click()
-    assert app.match.names == ["Ann", "Ben", "greedy bot"] and app.match.called == 0
+    assert app.match.names == ["Ann", "Ben", "medium bot"] and app.match.called == 0
     app.board.click_cell("a1")
     assert "No number" in app.message.value
     app.call_button.click()
-    assert app.match.grid("greedy bot").count(None) == 24  # the bot placed at once
+    assert app.match.grid("medium bot").count(None) == 24  # the bot placed at once
     assert app.viewing == "Ann"
     app.call_button.click()
     assert "Ann, Ben" in app.message.value and app.match.called == 1

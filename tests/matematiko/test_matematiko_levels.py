@@ -1,0 +1,112 @@
+"""Matematiko bot levels: the registry, legal cells, no peeking, a budget on an injected clock."""
+
+from __future__ import annotations
+
+import pytest
+
+from mathgames.core.levels import LEVEL_NAMES, TickingClock
+from mathgames.matematiko.bots import LEVELS, StrongBot, play_deal
+from mathgames.matematiko.deck import shuffled_deck
+
+
+def frozen() -> float:
+    return 0.0
+
+
+def test_the_registry_offers_every_level_weakest_first_with_measured_words():
+    assert list(LEVELS) == list(LEVEL_NAMES)
+    for name, level in LEVELS.items():
+        assert level.name == name
+        text = level.description
+        assert f"{round(level.figures['mean'])} points" in text
+        assert f"{level.figures['ms']:.1f} ms" in text
+
+
+@pytest.mark.parametrize("name", LEVEL_NAMES)
+def test_every_level_fills_a_grid_with_legal_cells(name):
+    for seed in range(2):
+        deal = shuffled_deck(7_000 + seed)[:25]
+        grid = play_deal(LEVELS[name].make(seed=seed, clock=frozen), deal)  # raises if illegal
+        assert sorted(grid) == sorted(deal)
+
+
+@pytest.mark.parametrize("name", LEVEL_NAMES)
+def test_a_bot_never_sees_the_numbers_still_to_come(name):
+    # two deals with the same first ten numbers and different futures: the same ten moves
+    first = shuffled_deck(11)
+    rest = [c for c in shuffled_deck(12) if c not in first[:10]]
+    deals = [first[:25], first[:10] + rest[:15]]
+    assert deals[0][10:] != deals[1][10:]
+    moves = []
+    for deal in deals:
+        bot = LEVELS[name].make(seed=3, clock=frozen)
+        grid: list[int | None] = [None] * 25
+        cells = []
+        for k, card in enumerate(deal[:10]):
+            cell = bot.choose(list(grid), card, tuple(deal[: k + 1]))
+            grid[cell] = card
+            cells.append(cell)
+        moves.append(cells)
+    assert moves[0] == moves[1]
+
+
+def positions(count: int):
+    """Mid-game positions of the hard bot (grid, card, called)."""
+    found = []
+    for seed in range(count):
+        deal = shuffled_deck(500 + seed)[:25]
+        bot = LEVELS["hard"].make(clock=frozen)
+        grid: list[int | None] = [None] * 25
+        for k, card in enumerate(deal[:14]):
+            if k in (4, 9, 13):
+                found.append((list(grid), card, tuple(deal[: k + 1])))
+            grid[bot.choose(list(grid), card, tuple(deal[: k + 1]))] = card
+    return found
+
+
+@pytest.mark.parametrize("name", ["expert"])  # the one level with a lookahead and a budget
+def test_the_time_budget_is_read_on_the_given_clock(name):
+    plain = StrongBot(candidates=1)
+    differs = 0
+    for grid, card, called in positions(6):
+        # a clock on which every reading is a second later: the budget is gone at
+        # once, so only the evaluation's own choice is examined
+        clock = TickingClock(1.0)
+        hurried = LEVELS[name].make(clock=clock).choose(grid, card, called)
+        assert hurried == plain.choose(grid, card, called)
+        assert clock.readings <= 4
+        # a clock that never moves: the lookahead runs in full and sometimes disagrees
+        differs += LEVELS[name].make(clock=frozen).choose(grid, card, called) != hurried
+    assert differs >= 1
+
+
+def test_the_budget_stops_the_search_at_the_deadline():
+    # each reading 5 ms later: the expert level's 45 ms allow about 9 readings
+    grid, card, called = positions(1)[0]
+    clock = TickingClock(0.005)
+    bot = LEVELS["expert"].make(clock=clock)
+    bot.choose(grid, card, called)
+    assert clock.readings >= 3
+    assert (clock.readings - 1) * clock.step <= bot.time_budget + 2 * clock.step
+
+
+@pytest.mark.parametrize("name", ["easy", "medium", "hard"])
+def test_the_quick_levels_look_once_at_the_clock(name):
+    # no lookahead, so nothing to cut short: the choice is the same on any clock
+    for grid, card, called in positions(2):
+        clock = TickingClock(1.0)
+        assert (LEVELS[name].make(seed=1, clock=clock).choose(grid, card, called)
+                == LEVELS[name].make(seed=1, clock=frozen).choose(grid, card, called))
+        assert clock.readings <= 1
+
+
+def test_the_set_up_panel_offers_every_level_and_describes_each():
+    from mathgames.matematiko.widget import MatematikoApp
+
+    app = MatematikoApp(code="BQT234", bots=("expert", "strong"))
+    assert list(app.bot_checks) == list(LEVELS)
+    assert app.bot_checks["expert"].value and app.bot_checks["hard"].value  # strong -> hard
+    for level in LEVELS.values():
+        assert level.description in app.level_help.value
+    app.start_button.click()
+    assert app.match.names == ["Player 1", "hard bot", "expert bot"]

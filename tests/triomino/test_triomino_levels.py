@@ -1,0 +1,83 @@
+"""Triomino bot levels: the registry, legal moves, only public information, no clock."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from mathgames.triomino import Game
+from mathgames.triomino.bots import LEVELS
+
+
+def never(*_args) -> float:
+    raise AssertionError("a Triomino level has no time budget and never reads the clock")
+
+
+def test_the_registry_offers_easy_medium_hard_with_measured_words():
+    assert list(LEVELS) == ["easy", "medium", "hard"]
+    for name, level in LEVELS.items():
+        assert level.name == name
+        assert f"{level.figures['p99']:.1f} ms" in level.description
+        if "rate" in level.figures:
+            assert f"{round(level.figures['rate'])}%" in level.description
+
+
+@pytest.mark.parametrize("name", list(LEVELS))
+def test_every_level_plays_whole_games_with_legal_moves(name):
+    for seed in range(2):
+        game = Game("pressman", 3, seed, history=False)
+        bots = [LEVELS[name].make(seed=p, clock=never) for p in range(3)]
+        while game.phase != "game_over":
+            if game.phase == "round_over":
+                game.next_round()
+                continue
+            action = bots[game.current].choose(game)
+            assert action in game.legal_actions() or (
+                action[0] == "place" and action[1] in game.legal_placements())
+            game.apply(action)
+        assert game.winners
+
+
+def mid_game(seed: int, moves: int) -> Game:
+    game = Game("pressman", 2, seed)
+    bots = [LEVELS["medium"].make(), LEVELS["medium"].make()]
+    for _ in range(moves):
+        if game.phase != "play":
+            break
+        game.apply(bots[game.current].choose(game))
+    return game
+
+
+@pytest.mark.parametrize("name", list(LEVELS))
+def test_a_bot_never_looks_at_other_hands_or_the_pool_order(name):
+    rng = random.Random(5)
+    for seed in range(4):
+        game = mid_game(seed, 6 + seed)
+        if game.phase != "play":
+            continue
+        other = 1 - game.current
+        # the opponent's hand swapped for pool tiles, and the pool shuffled: the same
+        # public table, the same own hand, so the same choice
+        twin = Game.from_dict(game.to_dict())
+        hand, pool = twin.hands[other], twin.pool
+        k = min(len(hand), len(pool))
+        hand[:k], pool[:k] = pool[:k], hand[:k]
+        rng.shuffle(pool)
+        assert twin.hands[other] != game.hands[other] or not k
+        assert (LEVELS[name].make(seed=9).choose(game)
+                == LEVELS[name].make(seed=9).choose(twin))
+
+
+def test_the_set_up_panel_chooses_a_level_and_describes_each():
+    from mathgames.triomino.bots import PlannerBot
+    from mathgames.triomino.widget import TriominoApp
+
+    app = TriominoApp(players=2, bots=1, bot="hard", seed=3)
+    assert [v for _label, v in app.bot_select.options] == list(LEVELS)
+    for level in LEVELS.values():
+        assert level.description in app.level_help.value
+    app.start_button.click()
+    assert isinstance(app.bots[1], PlannerBot)
+    assert TriominoApp(seed=3).bot_select.value == "medium"  # the default level
+    assert TriominoApp(bot="planner", seed=3).bot_select.value == "hard"  # an earlier kind
