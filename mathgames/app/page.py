@@ -324,7 +324,8 @@ def landing_html() -> str:
         )
         sections.append(f'<h2 class="mg-section">{esc(heading)}</h2>'
                         f'<div class="mg-cards">{cards}</div>')
-    intro = _("Four classic games and three lessons about the mathematics behind them. "
+    intro = _("Four classic games, a mosaic of the Triomino tiles, games for a whole class, "
+              "and four lessons about the mathematics behind them. "
               "Pick a language above, then a game or a lesson.")
     return (f'<div class="mg-page"><p style="font-size:17px">{esc(intro)}</p>'
             f'{"".join(sections)}</div>')
