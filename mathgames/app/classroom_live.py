@@ -19,12 +19,13 @@ from __future__ import annotations
 import asyncio
 import logging
 import os
-import socket
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 from urllib.parse import parse_qs, urlsplit, urlunsplit
 
+from mathgames.app import address as address_module
+from mathgames.app.address import qr_svg
 from mathgames.classroom.service import Classroom
 from mathgames.classroom.store import Event, Store, open_store
 from mathgames.core.i18n import get_language
@@ -60,12 +61,7 @@ def query_value(name: str) -> str:
 
 def lan_address() -> str | None:
     """This machine's address on the local network (no packet is sent), if it has one."""
-    try:
-        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
-            probe.connect(("10.255.255.255", 1))
-            address = probe.getsockname()[0]
-    except OSError:
-        return None
+    address = address_module.lan_address()
     return None if address.startswith("127.") else address
 
 
@@ -88,17 +84,6 @@ def join_address(page_url: str, code: str, page: str = "join.ipynb",
     netloc = f"{host}:{port}" if port else host
     path = parts.path.rsplit("/", 1)[0] + "/" + page
     return urlunsplit((parts.scheme or "http", netloc, path, query, ""))
-
-
-def qr_svg(text: str) -> str:
-    """A QR code of ``text`` as an SVG document (the ``qrcode`` library)."""
-    import qrcode
-    import qrcode.image.svg
-
-    image = qrcode.make(text, image_factory=qrcode.image.svg.SvgPathImage, box_size=10,
-                        border=2)
-    svg = image.to_string(encoding="unicode")
-    return svg[svg.find("<svg"):]
 
 
 class LiveFeed:

@@ -161,7 +161,7 @@ class TeacherPage(w.VBox):
             self.feed.stop()
         self.feed = LiveFeed(self.room.store, state.code, state.seq, self._new_events).start()
         address = join_address(os.environ.get("VOILA_REQUEST_URL", ""), state.code)
-        qr = qr_svg(address).replace("<svg", '<svg class="mg-qr" role="img" aria-label="'
+        qr = qr_svg(address).replace("<svg", '<svg role="img" aria-label="'
                                      + esc(_("QR code of the address")) + '"', 1)
         self.top.value = (
             '<div class="mg-class-top"><div>'

@@ -25,7 +25,8 @@ from mathgames.core.i18n import LANGUAGES, get_language, set_language, translato
 from mathgames.core.svg import esc
 from mathgames.core.ui_widget import PageHelper
 
-__all__ = ["PAGES", "Page", "header", "header_html", "landing", "landing_html", "link", "page_path"]
+__all__ = ["PAGES", "Page", "header", "header_html", "landing", "landing_html", "link", "page_path",
+           "page_title"]
 
 _ = translator("app")
 
@@ -246,14 +247,32 @@ def _related_text(notebook: str) -> str:
     return _("Mosaic from the tiles") if notebook == "mosaic.ipynb" else _("Play Triomino")
 
 
+def page_title(notebook: str) -> str:
+    """The title of a page in the current language (a lesson's teacher page is named after it).
+
+    >>> page_title("halma.ipynb")
+    'Halma'
+    >>> page_title("explore/board_geometry_teacher.ipynb")
+    "The geometry of the boards: teacher's notes"
+    >>> page_title("nowhere.ipynb")
+    ''
+    """
+    titles = {p.notebook: p for p in PAGES}
+    if notebook in titles:
+        return titles[notebook].title
+    lesson = titles.get(notebook.replace("_teacher.ipynb", ".ipynb"))
+    if notebook.endswith("_teacher.ipynb") and lesson is not None:
+        return _("{lesson}: teacher's notes").format(lesson=lesson.title)
+    return ""
+
+
 def header_html(notebook: str, title: str | None = None) -> str:
     """The header bar of a page as HTML (with the app's style sheet).
 
     ``notebook`` is the page's English path (as in :data:`PAGES`); the bar links
     to the landing page and to this page in each of the four languages.
     """
-    page = next((p for p in PAGES if p.notebook == notebook), None)
-    shown = title if title is not None else (page.title if page else "")
+    shown = title if title is not None else page_title(notebook)
     here = page_path(notebook)
     languages = "".join(
         f'<a href="{esc(link(notebook, code, here=here))}" hreflang="{code}" '
@@ -305,7 +324,8 @@ def landing_html() -> str:
         )
         sections.append(f'<h2 class="mg-section">{esc(heading)}</h2>'
                         f'<div class="mg-cards">{cards}</div>')
-    intro = _("Four classic games and three lessons about the mathematics behind them. "
+    intro = _("Four classic games, a mosaic of the Triomino tiles, games for a whole class, "
+              "and four lessons about the mathematics behind them. "
               "Pick a language above, then a game or a lesson.")
     return (f'<div class="mg-page"><p style="font-size:17px">{esc(intro)}</p>'
             f'{"".join(sections)}</div>')

@@ -160,7 +160,7 @@ def login_html(language: str, next_url: str, xsrf_field: str, wrong: bool) -> st
             f'<label for="password">{esc(_("Type the password your teacher gave the class."))}'
             '</label><input type="password" id="password" name="password" autofocus '
             'autocomplete="current-password">'
-            f'<button type="submit">{esc(_("Enter"))}</button></form>'
+            f'<button type="submit">{esc(_("Sign in"))}</button></form>'
         )
         return _page(language, title, body)
 
