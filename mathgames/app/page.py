@@ -204,7 +204,14 @@ STYLE = """
 .mg-section { font-size: 19px; margin: 22px 0 0; }
 .mg-header .mg-related { font-size: 16px; padding: 2px 8px; border: 1px solid #fff;
   border-radius: 4px; text-decoration: none; }
+.mg-header .mg-join-link { font-size: 16px; }
 .widget-button, .widget-toggle-button { font-size: 15px; }
+@media (max-width: 600px) {
+  /* a phone: a compact bar, so that the game's board starts high on the screen */
+  .mg-header { gap: 2px 12px; padding: 4px 10px; line-height: 1.25; }
+  .mg-header .mg-home, .mg-header .mg-title { font-size: 18px; }
+  .mg-header .mg-langs a { margin-left: 4px; padding: 2px 6px; }
+}
 </style>
 """
 
