@@ -219,6 +219,7 @@ class Predict(w.VBox):
                         f"{html.escape(question)}</p>")
         if choices:
             self.guess_box: w.Widget = w.Dropdown(options=["", *choices], value="",
+                                                  tooltip=_("your guess"),
                                                   layout=w.Layout(width="auto"))
         else:
             self.guess_box = w.Text(placeholder=_("your guess"), layout=w.Layout(width="200px"))

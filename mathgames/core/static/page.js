@@ -18,12 +18,41 @@ function nameControls(labels) {
   }
 }
 
+function shownText(element) {
+  return element && element.offsetParent !== null ? element.textContent.trim() : "";
+}
+
+// A control has a name when aria names it or a label that is shown holds text (ipywidgets
+// draws an empty, hidden label for every control without a description).
+function hasLabel(control) {
+  if (control.getAttribute("aria-label") || control.getAttribute("aria-labelledby")) return true;
+  if (shownText(control.closest("label"))) return true;
+  if (!control.id) return false;
+  return Array.from(document.querySelectorAll(`label[for="${CSS.escape(control.id)}"]`))
+    .some((label) => shownText(label));
+}
+
+// A form control that ipywidgets labels only by its tooltip (title) or placeholder, such as
+// the cells of a grid of drop-downs, is named by that text (aria-label). A title alone is no
+// label for a screen reader's form mode, so the name takes the tooltip's place.
+function nameFormControls() {
+  for (const control of document.querySelectorAll(
+    ".jupyter-widgets select, .jupyter-widgets input, .jupyter-widgets textarea")) {
+    if (hasLabel(control)) continue;
+    const text = (control.getAttribute("title") || control.getAttribute("placeholder") || "").trim();
+    if (!text) continue;
+    control.setAttribute("aria-label", text);
+    control.removeAttribute("title");
+  }
+}
+
 function render({ model, el }) {
   el.style.display = "none";
   let pending = false;
   const run = () => {
     pending = false;
     nameControls(model.get("labels") || {});
+    nameFormControls();
   };
   const observer = new MutationObserver(() => {
     if (!pending) { pending = true; window.requestAnimationFrame(run); }
