@@ -45,6 +45,17 @@ CHROMIUM_FLAGS = [
 PAGE_TIMEOUT_MS = 90_000
 
 
+@pytest.fixture(autouse=True)
+def english_after_each_test() -> Iterator[None]:
+    """Every test leaves the kernel language English, as it found it: a test that switches to
+    Polish and fails (or forgets) must not turn later tests and doctests into Polish."""
+    from mathgames.core.i18n import set_language
+
+    yield
+    set_language("en")
+
+
+
 def free_port() -> int:
     """A TCP port on loopback that nothing listens on now."""
     with socket.socket() as sock:
