@@ -1,7 +1,7 @@
 # Two commands set everything up on a fresh machine (Debian, python3, make):
 #   make app    serve the Voila app on http://localhost:8866 (app pages only, loopback)
 #   make test   ruff and the whole pytest suite (unit, widget, notebooks, browser);
-#               installs Chromium first when it is missing (as root), or says how
+#               installs Chromium and PostgreSQL first when missing (as root), or says how
 # Both create .venv when it is missing and reinstall only when pyproject.toml changed.
 # For a class:  make app CLASSROOM=1 [PASSWORD=secret] [MAX_KERNELS=40]
 # Developers:   make lab   JupyterLab on http://127.0.0.1:8888 with a token
@@ -16,7 +16,7 @@ PASSWORD ?=
 MAX_KERNELS ?=
 PYTEST_ARGS ?=
 
-.PHONY: app lab test chromium lint catalogs bench clean
+.PHONY: app lab test chromium postgresql lint catalogs bench clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -39,13 +39,18 @@ app: $(VENV)/.installed-app
 lab: $(VENV)/.installed-app
 	$(BIN)/python -m mathgames.app.serve --lab --port $(LAB_PORT)
 
+# What the tests need from the system: Chromium (browser tests) and a PostgreSQL server
+# package (classroom store tests). Installed with apt-get as root, or the command is shown.
 chromium:
 	@.ci/ensure-chromium
+
+postgresql:
+	@.ci/ensure-postgresql
 
 lint: $(VENV)/.installed-test
 	$(BIN)/ruff check mathgames tests bench
 
-test: chromium lint
+test: chromium postgresql lint
 	$(BIN)/python -m pytest --nbval $(PYTEST_ARGS)
 
 catalogs: $(VENV)/.installed-app

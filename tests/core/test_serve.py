@@ -6,6 +6,8 @@ import json
 import subprocess
 from pathlib import Path
 
+import pytest
+
 from mathgames.app.serve import (
     KERNEL_BUDGET_MIB,
     SERVER_SETTINGS,
@@ -45,39 +47,46 @@ def test_the_default_cap_follows_the_memory() -> None:
     assert default_max_kernels() >= 4
 
 
-def run_ensure_chromium(tmp_path: Path, uid: int, apt: bool) -> subprocess.CompletedProcess:
-    """The Chromium check of `make test` on a machine without Chromium (a PATH without it;
-    `id` and `apt-get` stand-ins record what the script asks for)."""
+def run_ensure(tmp_path: Path, tool: str, uid: int, apt: bool) -> subprocess.CompletedProcess:
+    """A system check of `make test` (`.ci/ensure-<tool>`) on a machine without the tool (a
+    PATH without it, no PostgreSQL folder; `id` and `apt-get` stand-ins record what the script
+    asks for, and the apt-get stand-in "installs" the tool)."""
     bin_dir = tmp_path / "bin"
     bin_dir.mkdir()
+    pg_root = tmp_path / "postgresql"
     (bin_dir / "id").write_text(f"#!/bin/sh\necho {uid}\n")
+    installed = (f"/bin/mkdir -p {pg_root}/15/bin; printf '#!/bin/sh\\n' > {pg_root}/15/bin/initdb"
+                 if tool == "postgresql" else
+                 f'printf "#!/bin/sh\\n" > {bin_dir}/chromium; /bin/chmod +x {bin_dir}/chromium')
     if apt:
         (bin_dir / "apt-get").write_text(
             f"#!/bin/sh\necho \"$@\" >> {tmp_path}/apt.log\n"
-            f'case "$*" in *install*) printf "#!/bin/sh\\n" > {bin_dir}/chromium;'
-            f" /bin/chmod +x {bin_dir}/chromium;; esac\n")
-    for tool in bin_dir.iterdir():
-        tool.chmod(0o755)
-    env = {"PATH": str(bin_dir), "HOME": str(tmp_path)}
-    return subprocess.run(["/bin/bash", str(ROOT / ".ci" / "ensure-chromium")], env=env,
+            f'case "$*" in *install*) {installed};; esac\n')
+    for program in bin_dir.iterdir():
+        program.chmod(0o755)
+    env = {"PATH": str(bin_dir), "HOME": str(tmp_path), "MATHGAMES_PG_ROOT": str(pg_root)}
+    return subprocess.run(["/bin/bash", str(ROOT / ".ci" / f"ensure-{tool}")], env=env,
                           capture_output=True, text=True, timeout=30)
 
 
-def test_make_test_without_chromium_stops_at_once_with_the_command(tmp_path: Path) -> None:
-    result = run_ensure_chromium(tmp_path, uid=1000, apt=True)
+@pytest.mark.parametrize("tool", ["chromium", "postgresql"])
+def test_make_test_without_a_tool_stops_at_once_with_the_command(
+        tmp_path: Path, tool: str) -> None:
+    result = run_ensure(tmp_path, tool, uid=1000, apt=True)
     assert result.returncode == 1
-    assert "sudo apt-get install -y chromium" in result.stderr
+    assert f"sudo apt-get install -y {tool}" in result.stderr
     assert not (tmp_path / "apt.log").exists()
 
 
-def test_make_test_as_root_installs_chromium(tmp_path: Path) -> None:
-    result = run_ensure_chromium(tmp_path, uid=0, apt=True)
+@pytest.mark.parametrize("tool", ["chromium", "postgresql"])
+def test_make_test_as_root_installs_a_missing_tool(tmp_path: Path, tool: str) -> None:
+    result = run_ensure(tmp_path, tool, uid=0, apt=True)
     assert result.returncode == 0, result.stderr
     calls = (tmp_path / "apt.log").read_text().splitlines()
     assert calls[0].startswith("update")
-    assert "install" in calls[1] and "chromium" in calls[1].split()
+    assert "install" in calls[1] and tool in calls[1].split()
     makefile = (ROOT / "Makefile").read_text()
-    assert "\ntest: chromium " in makefile  # checked before anything else
+    assert "\ntest: chromium postgresql " in makefile  # checked before anything else
 
 
 def test_binder_reads_the_settings_through_its_start_script(tmp_path: Path) -> None:
