@@ -77,6 +77,11 @@ def _level_help() -> str:
     return f'<ul class="mg-level-help">{items}</ul>'
 
 
+#: The English names the app gives its bots (each also a literal in :func:`_bot_label`).
+BOT_LABELS = ("random bot", "greedy bot", "strong bot", "easy bot", "medium bot", "hard bot",
+              "expert bot")
+
+
 def _bot_label(kind: str) -> str:
     labels = {"random": _("random bot"), "greedy": _("greedy bot"), "strong": _("strong bot"),
               "easy": _("easy bot"), "medium": _("medium bot"), "hard": _("hard bot"),
@@ -298,9 +303,9 @@ class MatematikoApp(w.VBox):
         "greedy bot") follow a language switch and a resume; names typed in stay.
 
         >>> from mathgames.core.i18n import set_language
-        >>> app = MatematikoApp(code="ABC234", bots=("greedy",)); app.start()
-        >>> old = set_language("cs"); app.shown_name("greedy bot"), app.shown_name("Ann")
-        ('hladový bot', 'Ann')
+        >>> app = MatematikoApp(code="ABC234", bots=("medium",)); app.start()
+        >>> old = set_language("cs"); app.shown_name("medium bot"), app.shown_name("Ann")
+        ('střední bot', 'Ann')
         >>> _ = set_language(old)
         """
         stars = len(name) - len(name.rstrip("*"))
@@ -309,8 +314,7 @@ class MatematikoApp(w.VBox):
             if self.match else None
         for code in LANGUAGES:
             if player is not None and player.bot is not None and bare in (
-                    _.gettext_in(code, "random bot"), _.gettext_in(code, "greedy bot"),
-                    _.gettext_in(code, "strong bot")):
+                    _.gettext_in(code, label) for label in BOT_LABELS):
                 return _bot_label(player.bot) + "*" * stars
             if name == _.gettext_in(code, "Player 1"):
                 return _("Player 1")
