@@ -30,7 +30,7 @@ about 1.4 times the game's own checked API, and about a ninth of OpenSpiel's
 C++ ``chinese_checkers`` through its Python binding: in Python, the shifts of
 a 300-bit integer cost about as much as the byte lookups they replace.
 
->>> from mathgames.halma.game import Game
+>>> from mathgames.halma.game import Game, jump_destinations
 >>> game = Game("star", 2)
 >>> bb = BitBoard.of(game.topology)
 >>> sorted(bb.pair_moves_of_game(game)) == sorted(game.pair_moves())
@@ -46,7 +46,7 @@ import random
 from collections.abc import Iterable
 from typing import ClassVar, NamedTuple
 
-from mathgames.halma.game import Game
+from mathgames.halma.game import Game, jump_destinations
 from mathgames.halma.topology import Topology, get_topology
 
 __all__ = ["BitBoard", "Playout", "random_playout"]
@@ -149,24 +149,7 @@ class BitBoard:
         over the jump table on a byte board (``board[c]`` non-zero where a piece
         stands; ``lock[c]`` set where a locked piece may land): cheaper than the
         whole-board flood when the chains are short, as they mostly are."""
-        table = self.topology.jumps
-        seen = {start}
-        out: list[int] = []
-        frontier = [start]
-        own = board[start]
-        board[start] = 0
-        while frontier:
-            nxt = []
-            for c in frontier:
-                for over, land in table[c]:
-                    if board[over] and not board[land] and land not in seen and (
-                            lock is None or lock[land]):
-                        seen.add(land)
-                        nxt.append(land)
-            out += nxt
-            frontier = nxt
-        board[start] = own
-        return out
+        return list(jump_destinations(board, start, self.topology.jumps, lock))
 
     def destinations(self, occ: int, start: int, target: int) -> int:
         """Every cell the piece on ``start`` may move to (steps and jump chains), as a mask;
