@@ -34,12 +34,13 @@ import random
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from mathgames.halma.game import Game, Move, pair_moves, shortest_path
 from mathgames.halma.topology import Topology
 
-__all__ = ["Crossing", "advance_lower_bound", "crossing_game", "parity_class",
-           "parity_lower_bound", "replay_crossing", "solve_crossing"]
+__all__ = ["AdvanceBound", "Crossing", "advance_bound", "advance_lower_bound", "crossing_game",
+           "parity_class", "parity_lower_bound", "replay_crossing", "solve_crossing"]
 
 
 @dataclass(frozen=True)
@@ -106,6 +107,49 @@ def parity_lower_bound(board: str | Topology = "star", pieces: int | None = None
     return game.pieces + must_change
 
 
+class AdvanceBound(NamedTuple):
+    """The figures of :func:`advance_lower_bound`'s proof for one crossing.
+
+    ``gain``: the most rows the front can gain in one move (K); ``front``: the
+    home camp's most advanced row (M0); ``nearest``: the target camp's nearest
+    row (L); ``blind``: the first moves, none of which can bring a piece into the
+    target (F); ``pieces``; ``bound`` = ``blind + pieces``. Rows are counted from
+    the home apex's row (0) towards the target apex's (``far``).
+    """
+
+    gain: int
+    front: int
+    nearest: int
+    far: int
+    blind: int
+    pieces: int
+    bound: int
+
+
+def advance_bound(board: str | Topology = "star", pieces: int | None = None) -> AdvanceBound:
+    """The figures behind :func:`advance_lower_bound` (see its proof).
+
+    >>> advance_bound("halma", 19)
+    AdvanceBound(gain=2, front=5, nearest=25, far=30, blind=9, pieces=19, bound=28)
+    >>> b = advance_bound("star")
+    >>> b.gain, b.front, b.nearest, b.blind, b.bound
+    (1, 3, 13, 9, 19)
+    """
+    game = crossing_game(board, pieces)
+    topo = game.topology
+    rows = topo.rows_to(game.target_corners[0])
+    far = max(rows)
+    progress = [far - r for r in rows]
+    k = max(max((progress[n] - progress[c] for c in range(topo.size)
+                 for n in topo.neighbours[c]), default=0),
+            max((progress[land] - progress[over] for c in range(topo.size)
+                 for over, land in topo.jumps[c]), default=0))
+    front = max(progress[c] for c in game.homes[0])
+    nearest = min(progress[c] for c in game.targets[0])
+    blind = max(-(-(nearest - front) // k) - 1, 0)  # moves j >= 1 with front + k * j < nearest
+    return AdvanceBound(k, front, nearest, far, blind, game.pieces, blind + game.pieces)
+
+
 def advance_lower_bound(board: str | Topology = "star", pieces: int | None = None) -> int:
     """A lower bound on the moves of a solitaire crossing: the front advances slowly.
 
@@ -127,26 +171,15 @@ def advance_lower_bound(board: str | Topology = "star", pieces: int | None = Non
        piece a move: at least ``pieces`` moves after the first ``F``.
 
     So a crossing takes at least ``F + pieces`` moves (a proof, not a search:
-    the table is computed from the board's own step and jump tables).
+    the table is computed from the board's own step and jump tables;
+    :func:`advance_bound` gives K, M0, L and F).
 
     >>> advance_lower_bound("halma", 19), advance_lower_bound("halma", 13)
     (28, 23)
     >>> advance_lower_bound("star")   # the proven minimum is 27 (Bell 2009)
     19
     """
-    game = crossing_game(board, pieces)
-    topo = game.topology
-    rows = topo.rows_to(game.target_corners[0])
-    far = max(rows)
-    progress = [far - r for r in rows]
-    k = max(max((progress[n] - progress[c] for c in range(topo.size)
-                 for n in topo.neighbours[c]), default=0),
-            max((progress[land] - progress[over] for c in range(topo.size)
-                 for over, land in topo.jumps[c]), default=0))
-    front = max(progress[c] for c in game.homes[0])
-    nearest = min(progress[c] for c in game.targets[0])
-    blind = -(-(nearest - front) // k) - 1  # moves j with front + k * j < nearest
-    return max(blind, 0) + game.pieces
+    return advance_bound(board, pieces).bound
 
 
 def _mirror(topo: Topology) -> list[int]:

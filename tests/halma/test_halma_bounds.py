@@ -7,6 +7,7 @@ import pytest
 from mathgames.halma.bots import GreedyBot, RandomBot
 from mathgames.halma.solutions import SOLUTIONS
 from mathgames.halma.solver import (
+    advance_bound,
     advance_lower_bound,
     crossing_game,
     parity_lower_bound,
@@ -47,3 +48,25 @@ def test_the_front_gains_at_most_k_rows_a_move(board, pieces, most):
             now = min(rows[c] for c in game.cells[0])
             assert front - now <= most
             front = now
+
+
+@pytest.mark.parametrize(("board", "pieces", "figures"), [
+    ("halma", 19, (2, 5, 25, 9, 28)), ("halma", 13, (2, 4, 26, 10, 23)),
+    ("star", 10, (1, 3, 13, 9, 19))])
+def test_the_bound_s_figures_hold_along_the_stored_crossings(board, pieces, figures):
+    # the figures the lesson prints: K, the home front M0, the target's nearest row L, the
+    # blind moves F; along the record the front stays within M0 + K * j and no piece
+    # enters the target in the first F moves
+    b = advance_bound(board, pieces)
+    assert (b.gain, b.front, b.nearest, b.blind, b.bound) == figures
+    assert b.bound == advance_lower_bound(board, pieces) == b.blind + pieces
+    assert b.front + b.gain * b.blind < b.nearest <= b.front + b.gain * (b.blind + 1)
+    game = crossing_game(board, pieces)
+    rows = game.topology.rows_to(game.target_corners[0])
+    first_entry = None
+    for j, move in enumerate(SOLUTIONS[f"{board}-{pieces}"], start=1):
+        game.play(move)
+        assert max(b.far - rows[c] for c in game.cells[0]) <= b.front + b.gain * j
+        if first_entry is None and any(game.target_masks[0][c] for c in game.cells[0]):
+            first_entry = j
+    assert first_entry is not None and first_entry > b.blind
