@@ -32,7 +32,7 @@ from __future__ import annotations
 
 import random
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import NamedTuple
 
@@ -193,6 +193,7 @@ def solve_crossing(board: str = "star", pieces: int | None = None, width: int = 
                    lateral: float = 0.0, compact: float = 0.0, seed: int = 0,
                    max_moves: int = 200,
                    time_limit: float | None = None,
+                   prefix: Sequence[str] = (),
                    progress: Callable[[int, int], None] | None = None) -> Crossing | None:
     """Beam search for a short solitaire crossing; None if none found in time.
 
@@ -200,14 +201,16 @@ def solve_crossing(board: str = "star", pieces: int | None = None, width: int = 
     go, plus ``lateral`` times the pieces' distances from the board's axis, plus
     ``compact`` times the rows between the most and the least advanced piece (a
     compact group keeps its ladders). ``progress(depth, best)`` is told each
-    level's best score.
+    level's best score. ``prefix``: moves played first (checked); the search
+    continues from there (``max_moves`` more at most) and the crossing found
+    starts with them, so a long search can be spent on the rest of a good one.
 
     >>> found = solve_crossing("star", width=200)
     >>> found is not None and 27 <= len(found) <= 40
     True
     """
     start_time = time.perf_counter()
-    game = crossing_game(board, pieces)
+    game = replay_crossing(board, tuple(prefix), pieces)
     topo = game.topology
     rows = topo.rows_to(game.target_corners[0])
     if lateral:
@@ -273,7 +276,7 @@ def solve_crossing(board: str = "star", pieces: int | None = None, width: int = 
             links.append((i, a, b))
             if sum(target[c] for c in new_cells) == n_target:
                 parents.append(links)
-                return _finish(game, parents, len(links) - 1, start_time, width)
+                return _finish(game, parents, len(links) - 1, start_time, width, tuple(prefix))
         parents.append(links)
         level = new_level
         if progress is not None:
@@ -284,7 +287,7 @@ def solve_crossing(board: str = "star", pieces: int | None = None, width: int = 
 
 
 def _finish(game: Game, parents: list[list[tuple[int, int, int]]], last: int,
-            start_time: float, width: int) -> Crossing:
+            start_time: float, width: int, prefix: tuple[str, ...] = ()) -> Crossing:
     pairs = []
     index = last
     for links in reversed(parents):
@@ -299,7 +302,8 @@ def _finish(game: Game, parents: list[list[tuple[int, int, int]]], last: int,
         path = shortest_path(game.occ, a, b, topo, lock if lock[a] else None)
         game.push_unchecked(a, b, path)
         texts.append(str(Move(tuple(topo.names[c] for c in path))))
-    return Crossing(topo.key, game.pieces, tuple(texts), time.perf_counter() - start_time, width)
+    return Crossing(topo.key, game.pieces, prefix + tuple(texts),
+                    time.perf_counter() - start_time, width)
 
 
 if __name__ == "__main__":  # pragma: no cover - a developer's command

@@ -1,0 +1,27 @@
+"""The crossing solver's options: a search continued from the first moves of a crossing."""
+
+from __future__ import annotations
+
+import pytest
+
+from mathgames.core.errors import IllegalMoveError
+from mathgames.halma.solutions import best_crossing
+from mathgames.halma.solver import crossing_game, replay_crossing, solve_crossing
+
+
+def test_a_search_continues_after_a_prefix_and_keeps_it():
+    record = best_crossing("star")
+    found = solve_crossing("star", width=100, prefix=record[:20], max_moves=20)
+    assert found is not None
+    assert found.moves[:20] == record[:20] and len(found) > 20
+    assert replay_crossing("star", found.moves).result().reason == "win"
+    # max_moves counts the moves after the prefix: after 20 moves 6 pieces are still outside
+    # the target, so 5 more moves cannot finish
+    outside = replay_crossing("star", record[:20]).cells[0]
+    assert sum(1 for c in outside if c not in set(crossing_game("star").targets[0])) == 6
+    assert solve_crossing("star", width=100, prefix=record[:20], max_moves=5) is None
+
+
+def test_an_illegal_prefix_is_refused():
+    with pytest.raises(IllegalMoveError):
+        solve_crossing("star", width=10, prefix=("a1-a2",))
