@@ -194,6 +194,7 @@ def solve_crossing(board: str = "star", pieces: int | None = None, width: int = 
                    max_moves: int = 200,
                    time_limit: float | None = None,
                    prefix: Sequence[str] = (),
+                   forget_dropped: bool = False,
                    progress: Callable[[int, int], None] | None = None) -> Crossing | None:
     """Beam search for a short solitaire crossing; None if none found in time.
 
@@ -204,6 +205,9 @@ def solve_crossing(board: str = "star", pieces: int | None = None, width: int = 
     level's best score. ``prefix``: moves played first (checked); the search
     continues from there (``max_moves`` more at most) and the crossing found
     starts with them, so a long search can be spent on the rest of a good one.
+    A position once generated is never generated again, unless
+    ``forget_dropped``: then only the positions kept in the beam are remembered
+    (a wide beam's memory stays small; a dropped position may come back later).
 
     >>> found = solve_crossing("star", width=200)
     >>> found is not None and 27 <= len(found) <= 40
@@ -239,6 +243,7 @@ def solve_crossing(board: str = "star", pieces: int | None = None, width: int = 
     n_target = len(game.targets[0])
     for depth in range(1, max_moves + 1):
         candidates = []
+        fresh = set() if forget_dropped else seen  # this level's new positions
         occ = bytearray(topo.size)
         for i, (cells, h, m, s) in enumerate(level):
             for c in cells:
@@ -250,9 +255,9 @@ def solve_crossing(board: str = "star", pieces: int | None = None, width: int = 
                 key_h = h ^ zobrist[a] ^ zobrist[b]
                 key_m = m ^ zmirror[a] ^ zmirror[b]
                 key = key_h if key_h < key_m else key_m
-                if key in seen:
+                if key in seen or key in fresh:
                     continue
-                seen.add(key)
+                fresh.add(key)
                 new_score = s - score[a] + score[b]
                 rank = new_score
                 if compact:
@@ -267,6 +272,8 @@ def solve_crossing(board: str = "star", pieces: int | None = None, width: int = 
             return None
         candidates.sort()
         kept = candidates[:width]
+        if forget_dropped:
+            seen.update(min(kh, km) for *_head, kh, km, _s in kept)
         new_level = []
         links = []
         for _rank, _r, i, a, b, key_h, key_m, s in kept:

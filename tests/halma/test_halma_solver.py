@@ -25,3 +25,9 @@ def test_a_search_continues_after_a_prefix_and_keeps_it():
 def test_an_illegal_prefix_is_refused():
     with pytest.raises(IllegalMoveError):
         solve_crossing("star", width=10, prefix=("a1-a2",))
+
+
+def test_a_beam_that_forgets_dropped_positions_still_crosses():
+    found = solve_crossing("star", width=200, forget_dropped=True)
+    assert found is not None and 27 <= len(found) <= 40
+    assert replay_crossing("star", found.moves).result().reason == "win"
