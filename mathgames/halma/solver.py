@@ -36,11 +36,13 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import NamedTuple
 
+from mathgames.core.errors import MathgamesError
 from mathgames.halma.game import Game, Move, pair_moves, shortest_path
 from mathgames.halma.topology import Topology
 
 __all__ = ["AdvanceBound", "Crossing", "advance_bound", "advance_lower_bound", "crossing_game",
-           "parity_class", "parity_lower_bound", "replay_crossing", "solve_crossing"]
+           "parity_class", "parity_lower_bound", "replay_crossing", "shorten_crossing",
+           "solve_crossing"]
 
 
 @dataclass(frozen=True)
@@ -311,6 +313,124 @@ def _finish(game: Game, parents: list[list[tuple[int, int, int]]], last: int,
         texts.append(str(Move(tuple(topo.names[c] for c in path))))
     return Crossing(topo.key, game.pieces, prefix + tuple(texts),
                     time.perf_counter() - start_time, width)
+
+
+def _around(cells: tuple[int, ...], depth: int, topology: Topology,
+            lock: bytearray) -> dict[int, tuple[int, int, int, int]]:
+    """Every position within ``depth`` moves of ``cells`` (under the goal ``lock``), by
+    bit mask: ``mask -> (moves, previous mask, from, to)``.
+
+    With a lock that forbids nothing, the moves are the *reverse* moves (a step or a
+    jump chain is undone by its reverse), so the positions found are those from which
+    ``cells`` can be reached.
+    """
+    start = 0
+    for c in cells:
+        start |= 1 << c
+    found = {start: (0, -1, -1, -1)}
+    frontier = [(start, cells)]
+    occ = bytearray(topology.size)
+    for d in range(1, depth + 1):
+        nxt = []
+        for mask, here in frontier:
+            for c in here:
+                occ[c] = 1
+            for a, b in pair_moves(occ, here, topology, lock):
+                new = mask ^ (1 << a) ^ (1 << b)
+                if new not in found:
+                    found[new] = (d, mask, a, b)
+                    if d < depth:
+                        nxt.append((new, tuple(b if c == a else c for c in here)))
+            for c in here:
+                occ[c] = 0
+        frontier = nxt
+    return found
+
+
+def shorten_crossing(board: str, moves: Sequence[str], pieces: int | None = None,
+                     depth: int = 2) -> tuple[str, ...]:
+    """A crossing no longer than ``moves``, shortened where a meet in the middle finds
+    a short cut: the moves between positions ``P[i]`` and ``P[j]`` of the crossing are
+    replaced by fewer whenever some position lies within ``depth`` moves of ``P[i]``
+    (forwards) and of ``P[j]`` (backwards) with ``d1 + d2 < j - i``. Repeats until no
+    window of the crossing can be shortened; every result is replayed and checked.
+
+    >>> from mathgames.halma.solutions import best_crossing
+    >>> moves = best_crossing("star")
+    >>> detour = moves[:3] + ("f6-g6", "g6-f6") + moves[3:]   # a step there and back
+    >>> len(detour), len(shorten_crossing("star", detour))
+    (29, 27)
+    """
+    best = tuple(moves)
+    game = replay_crossing(board, best, pieces)
+    if game.result().reason != "win":
+        raise ValueError("not a crossing: the moves do not fill the target camp")
+    topo = game.topology
+    free = bytearray([1]) * topo.size
+    improved = True
+    while improved:
+        improved = False
+        game = crossing_game(board, pieces)
+        lock = game.target_masks[0]
+        positions = [tuple(game.cells[0])]
+        for move in best:
+            game.play(move)
+            positions.append(tuple(game.cells[0]))
+        n = len(best)
+        backwards: dict[int, dict] = {}
+        for i in range(n - 1):
+            ahead = _around(positions[i], depth, topo, lock)
+            for j in range(min(n, i + 2 * depth + 1), i + 1, -1):
+                if j not in backwards:
+                    backwards[j] = _around(positions[j], depth, topo, free)
+                behind = backwards[j]
+                for mask, (d1, *_rest) in ahead.items():
+                    hit = behind.get(mask)
+                    if hit is None or d1 + hit[0] >= j - i:
+                        continue
+                    shorter = _splice(board, pieces, best, i, j, mask, ahead, behind)
+                    if shorter is not None:
+                        best, improved = shorter, True
+                        break
+                if improved:
+                    break
+            backwards.pop(i, None)
+            if improved:
+                break
+    return best
+
+
+def _splice(board: str, pieces: int | None, moves: tuple[str, ...], i: int, j: int,
+            middle: int, ahead: dict, behind: dict) -> tuple[str, ...] | None:
+    pairs = []
+    mask = middle
+    while ahead[mask][0]:
+        _d, mask, a, b = ahead[mask]
+        pairs.append((a, b))
+    pairs.reverse()
+    mask = middle
+    while behind[mask][0]:
+        _d, mask_after, a, b = behind[mask]
+        pairs.append((b, a))  # the reverse move a -> b undone: b -> a forwards
+        mask = mask_after
+    game = replay_crossing(board, moves[:i], pieces)
+    topo = game.topology
+    texts = []
+    for a, b in pairs:
+        lock = game.target_masks[0]
+        path = shortest_path(game.occ, a, b, topo, lock if lock[a] else None)
+        if path is None or game.is_over():
+            return None
+        game.push_unchecked(a, b, path)
+        texts.append(str(Move(tuple(topo.names[c] for c in path))))
+    try:
+        for move in moves[j:]:
+            game.play(move)
+    except MathgamesError:
+        return None
+    if game.result().reason != "win":
+        return None
+    return moves[:i] + tuple(texts) + moves[j:]
 
 
 if __name__ == "__main__":  # pragma: no cover - a developer's command
