@@ -363,12 +363,12 @@ def _describe(figures: Mapping[str, float]) -> str:
 
 
 #: What ``bench/levels.py`` measured for each level on the Halma board, the dearer
-#: of the two (2 players; CPU time a move). On the star: 100 % (easy against
-#: random), 94.2 % and 100 % of 200 games, at 0.04, 0.85 and 13.4 ms a move.
+#: of the two (2 players, 200 games a rung; median CPU time a move). On the star:
+#: 100 % (easy against random), 94.2 % and 100 %, at 0.04, 0.79 and 12.6 ms a move.
 LEVEL_FIGURES: dict[str, dict[str, float]] = {
     "easy": {"rate": 100.0, "games": 200, "ms": 0.12, "below": 0},
-    "medium": {"rate": 89.8, "games": 200, "ms": 2.68, "below": 1},
-    "hard": {"rate": 100.0, "games": 60, "ms": 41.5, "below": 1},
+    "medium": {"rate": 89.8, "games": 200, "ms": 2.55, "below": 1},
+    "hard": {"rate": 100.0, "games": 200, "ms": 40.7, "below": 1},
 }
 
 _LEVEL_BOTS: dict[str, Callable[[int, Clock], _Bot]] = {
