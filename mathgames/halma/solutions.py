@@ -8,6 +8,12 @@ searching. ``bench/halma.py`` (and a slow test) re-find them.
 - ``halma-19`` and ``halma-13``: a Halma camp to the opposite corner of the 16x16
   board. No minimum is published; these are our own records (``halma-13``: 42 moves,
   found in issue 17 with a wider beam and less lateral pull; the earlier record was 43).
+  The lower bounds are 28 and 23 moves (:func:`~mathgames.halma.solver.advance_lower_bound`).
+  Neither record can be shortened by :func:`~mathgames.halma.solver.shorten_crossing`
+  (no window of 5 moves or fewer has a shorter way round) nor by replacing 6 moves
+  with 5 (three moves forwards, two backwards: a one-off search in issue 17); beams
+  10,000 wide continued after moves 12 and 20 of the 48-move crossing, and fresh
+  8,000-wide beams with other settings, found nothing shorter.
 
 >>> len(best_crossing("star")), best_crossing("star")[0]
 (27, 'a4-f5')
