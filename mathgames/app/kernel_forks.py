@@ -47,8 +47,14 @@ from typing import Any
 
 from jupyter_client.provisioning import LocalProvisioner
 
-__all__ = ["ForkProvisioner", "ForkedProcess", "KernelTemplate", "PRELOAD", "fork_request",
-           "template_main"]
+__all__ = [
+    "PRELOAD",
+    "ForkProvisioner",
+    "ForkedProcess",
+    "KernelTemplate",
+    "fork_request",
+    "template_main",
+]
 
 #: What the template imports before it forks: everything a game page's kernel needs.
 PRELOAD = (
@@ -150,6 +156,7 @@ def _become_kernel(argv: list[str], env: dict[str, str], cwd: str) -> None:
         if i18n is not None:  # imported by the template, before the page's ?lang= was known
             i18n.set_language(i18n.language_from_environment())
         sys.argv = [sys.executable, *argv]
+        _set_title(f"{sys.executable} -m ipykernel_launcher {' '.join(argv)} (forked)")
         from ipykernel.kernelapp import IPKernelApp
 
         app = IPKernelApp.instance()
@@ -160,7 +167,7 @@ def _become_kernel(argv: list[str], env: dict[str, str], cwd: str) -> None:
         code = 0
     except SystemExit as stop:
         code = stop.code if isinstance(stop.code, int) else 1
-    except BaseException:  # noqa: BLE001 - a kernel that fails to start must not return
+    except BaseException:
         import traceback
 
         traceback.print_exc()
@@ -169,6 +176,15 @@ def _become_kernel(argv: list[str], env: dict[str, str], cwd: str) -> None:
             sys.stdout.flush()
             sys.stderr.flush()
         os._exit(code)
+
+
+def _set_title(title: str) -> None:
+    """What the list of processes (``ps``, ``top``) shows for this process."""
+    try:
+        from setproctitle import setproctitle
+    except ImportError:  # only the list of processes is less clear
+        return
+    setproctitle(title)
 
 
 def _as_if_imported_in_the_kernel() -> None:
@@ -189,12 +205,13 @@ def template_main(socket_path: str, preload: tuple[str, ...] = PRELOAD) -> None:
     Ends when the server that started it ends. Children are reaped by the system
     (``SIGCHLD`` ignored), so an ended kernel leaves no zombie.
     """
+    _set_title("mathgames kernel template")
     if sys.path and (sys.path[0] in ("", os.getcwd())):
         del sys.path[0]  # as ipykernel_launcher: the kernel adds its own folder itself
     for name in preload:
         try:
             importlib.import_module(name)
-        except Exception as error:  # noqa: BLE001 - a missing extra only costs speed
+        except Exception as error:
             print(f"mathgames kernel template: cannot preload {name}: {error}", file=sys.stderr)
     signal.signal(signal.SIGCHLD, signal.SIG_IGN)
     parent = os.getppid()
@@ -246,10 +263,14 @@ class KernelTemplate:
         self.folder = tempfile.mkdtemp(prefix="mathgames-kernels-")
         os.chmod(self.folder, 0o700)
         self.socket_path = str(Path(self.folder) / "template.sock")
-        code = ("import sys; from mathgames.app.kernel_forks import template_main; "
-                f"template_main(sys.argv[1], tuple(sys.argv[2:]))")
+        code = ("import os, sys; from mathgames.app.kernel_forks import template_main; "
+                "template_main(sys.argv[1], tuple(os.environ.pop("
+                "'MATHGAMES_PRELOAD', '').split()))")
+        env = {**os.environ, "MATHGAMES_PRELOAD": " ".join(preload),
+               # debugpy (imported with ipykernel's debugger) warns of frozen modules
+               "PYDEVD_DISABLE_FILE_VALIDATION": "1"}
         self.process = subprocess.Popen(
-            [sys.executable, "-c", code, self.socket_path, *preload],
+            [sys.executable, "-c", code, self.socket_path], env=env,
             stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, text=True)
 
     @classmethod
