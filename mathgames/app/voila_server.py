@@ -108,6 +108,35 @@ def cache_page_templates() -> None:
     VoilaExporter._mathgames_cached = True
 
 
+#: App pages without charts: their browsers need not load the chart libraries' code.
+PAGES_WITHOUT_CHARTS = frozenset({
+    "index.ipynb", "matematiko.ipynb", "triomino.ipynb", "halma.ipynb",
+    "chinese_checkers.ipynb", "mosaic.ipynb", "join.ipynb", "table.ipynb", "board_demo.ipynb",
+})
+
+#: Front-end extensions only charts (bqplot) and shown code (pygments) use.
+CHART_EXTENSIONS = frozenset({"bqplot", "bqscales", "jupyterlab_pygments"})
+
+
+def lighter_page_config(page_config: dict[str, Any], notebook_path: str | None = None,
+                        **_: Any) -> dict[str, Any]:
+    """Voila's ``page_config_hook``: a page without charts does not load chart code.
+
+    Every other page (the lessons, the teacher's page) keeps every extension.
+
+    >>> config = {"federated_extensions": [{"name": "bqplot"}, {"name": "anywidget"}]}
+    >>> [e["name"] for e in lighter_page_config(config, "halma.ipynb")["federated_extensions"]]
+    ['anywidget']
+    >>> len(lighter_page_config(config, "explore/board_geometry.ipynb")["federated_extensions"])
+    2
+    """
+    if (notebook_path or "").replace("\\", "/") not in PAGES_WITHOUT_CHARTS:
+        return page_config
+    extensions = page_config.get("federated_extensions", [])
+    return {**page_config, "federated_extensions": [
+        e for e in extensions if e.get("name") not in CHART_EXTENSIONS]}
+
+
 class _Render:
     """One page being rendered: the kernels started for it, and its place under the cap."""
 
@@ -432,6 +461,8 @@ class AppVoila(Voila):
 
     def init_settings(self) -> dict[str, Any]:
         cache_page_templates()
+        if self.voila_configuration.page_config_hook is None:
+            self.voila_configuration.page_config_hook = lighter_page_config
         settings = super().init_settings()
         start_kernel = self.kernel_manager.start_kernel
 
