@@ -47,7 +47,11 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from mathgames.app.page_client import PageVisit, visit  # noqa: E402
-from mathgames.app.serve import default_max_kernels, server_command  # noqa: E402
+from mathgames.app.serve import (  # noqa: E402
+    default_max_kernels,
+    default_render_slots,
+    server_command,
+)
 
 KEEP_LOGS = os.environ.get("MATHGAMES_LOAD_LOGS", "")  # a folder to keep the servers' logs in
 GAME_PAGES = ["matematiko.ipynb", "triomino.ipynb", "halma.ipynb", "chinese_checkers.ipynb"]
@@ -217,7 +221,9 @@ async def main_async(args: argparse.Namespace) -> None:
     load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
     print()
     print(f"Classroom load on {os.cpu_count()} cores (load average {load:.1f} at the end), "
-          f"kernel cap {cap}; game pages in turn: {', '.join(GAME_PAGES)}")
+          f"kernel cap {cap}, {default_render_slots()} pages rendered at once, kernels "
+          f"{'started anew' if args.no_fork else 'forked from a warm template'}; "
+          f"game pages in turn: {', '.join(GAME_PAGES)}")
     print("usable: the page's HTML received and its widgets' state arrived over the kernel's"
           " websocket; CPU s per served page (psutil)")
     if lone:

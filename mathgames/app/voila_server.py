@@ -242,6 +242,25 @@ def login_html(language: str, next_url: str, xsrf_field: str, wrong: bool) -> st
         return _page(language, title, body)
 
 
+_SLOTS: dict[int, asyncio.Semaphore] = {}
+
+#: A page waits at most this long for a render slot, then renders anyway (a page whose
+#: notebook waits for something, such as a class page, never blocks the others for long).
+SLOT_PATIENCE = 20.0
+
+
+async def _render_slot(slots: int) -> asyncio.Semaphore | None:
+    """Wait for one of ``slots`` page renders (0: no limit); the semaphore to release."""
+    if slots <= 0:
+        return None
+    semaphore = _SLOTS.setdefault(slots, asyncio.Semaphore(slots))
+    try:
+        await asyncio.wait_for(semaphore.acquire(), SLOT_PATIENCE)
+    except asyncio.TimeoutError:
+        return None
+    return semaphore
+
+
 class AppPageHandler(TornadoVoilaHandler):
     """Renders an app page, or the "busy" page when the server is full."""
 
@@ -267,11 +286,14 @@ class AppPageHandler(TornadoVoilaHandler):
             return
         render = _Render()  # counted under the cap until its kernel is in the list
         _RENDER.set(render)
+        slot = await _render_slot(self.settings.get("mathgames_render_slots", 0))
         try:
             async for html in self.get_generator(path=path):
                 self.write(html)
                 self.flush()
         finally:
+            if slot is not None:
+                slot.release()
             render.release()
             reaper = self.settings.get("mathgames_reaper")
             for kernel_id in render.kernels:  # from now on the page should connect to it
@@ -455,6 +477,9 @@ class AppVoila(Voila):
                                    "after this long.")
     reap_interval = Float(2.0, config=True, help="Look for kernels to end this often (s).")
     class_url = Unicode("", config=True, help="The address students type (classroom mode).")
+    render_slots = Int(0, config=True,
+                       help="Render at most this many pages at once (the others wait their "
+                            "turn, in order; 0: no limit).")
     fork_kernels = Bool(True, config=True,
                         help="Fork pages' kernels from a warm template process "
                              "(mathgames.app.kernel_forks) instead of starting each anew.")
@@ -479,6 +504,7 @@ class AppVoila(Voila):
 
         self.kernel_manager.start_kernel = start_and_note
         settings["mathgames_max_kernels"] = self.max_kernels
+        settings["mathgames_render_slots"] = self.render_slots
         settings["mathgames_reaper"] = self.reaper
         return settings
 
