@@ -36,8 +36,6 @@ from __future__ import annotations
 
 from typing import Any, ClassVar, NamedTuple
 
-import numpy as np
-
 from mathgames.halma.game import Game
 from mathgames.halma.topology import Topology, get_topology
 
@@ -173,8 +171,9 @@ def _kernel(board, cells, first, counts, players, start_board, start_cells, game
 
 try:
     import numba
+    import numpy
 except ImportError:  # the optional `fast` extra is absent: the kernel runs as Python
-    numba = None
+    numba = numpy = None
     _compiled = None
 else:
     _compiled = numba.njit(cache=True, nogil=True)(_kernel)
@@ -240,9 +239,9 @@ class FastEngine:
         self.pieces = start.pieces
         self.dirs = dirs = len(topo.directions)
         size = topo.size
-        step = np.full(size * dirs, -1, np.int32)
-        over = np.full(size * dirs, -1, np.int32)
-        land = np.full(size * dirs, -1, np.int32)
+        step = [-1] * (size * dirs)
+        over = [-1] * (size * dirs)
+        land = [-1] * (size * dirs)
         cell_of = {xy: c for c, xy in enumerate(topo.coords)}
         for c, (x, y) in enumerate(topo.coords):
             for k, (dx, dy) in enumerate(topo.directions):
@@ -252,34 +251,34 @@ class FastEngine:
                 if n >= 0 and far >= 0:
                     over[c * dirs + k], land[c * dirs + k] = n, far
         for c in range(size):  # the tables must be the topology's own
-            mine = {(int(over[c * dirs + k]), int(land[c * dirs + k])) for k in range(dirs)
+            mine = {(over[c * dirs + k], land[c * dirs + k]) for k in range(dirs)
                     if over[c * dirs + k] >= 0}
             if mine != set(topo.jumps[c]):
                 raise ValueError(f"{topo.key}: cell {c}'s jumps are not the lattice's")
         self.targets = start.targets
         self.tsize = tsize = len(start.targets[0])
-        lock = np.zeros(players * size, np.int8)
-        targets = np.zeros(players * tsize, np.int32)
+        lock = [0] * (players * size)
+        targets = [0] * (players * tsize)
         for p, camp in enumerate(start.targets):
             for j, c in enumerate(sorted(camp)):
                 lock[p * size + c] = 1
                 targets[p * tsize + j] = c
-        counts = np.array([len(c) for c in start.cells], np.int32)
+        array = self._array
         self._tables: dict[str, Any] = {
-            "step": step, "over": over, "land": land, "lock": lock, "targets": targets,
-            "counts": counts, "start_board": np.array(start.occ, np.int8),
-            "start_cells": np.array([c for cells in start.cells for c in cells], np.int32),
+            "step": array(step, "int32"), "over": array(over, "int32"),
+            "land": array(land, "int32"), "lock": array(lock, "int8"),
+            "targets": array(targets, "int32"),
+            "counts": array([len(c) for c in start.cells], "int32"),
+            "start_board": array(start.occ, "int8"),
+            "start_cells": array([c for cells in start.cells for c in cells], "int32"),
         }
         # at most size - 1 moves for each of at most size pieces
         self._buffers: dict[str, Any] = {
-            "seen": np.zeros(size, np.int64), "stack": np.zeros(size + 1, np.int32),
-            "move_from": np.zeros(size * size, np.int32),
-            "move_to": np.zeros(size * size, np.int32),
+            "seen": array([0] * size, "int64"), "stack": array([0] * (size + 1), "int32"),
+            "move_from": array([0] * (size * size), "int32"),
+            "move_to": array([0] * (size * size), "int32"),
         }
         self._run = _compiled if jit else _kernel
-        if not jit:  # Python lists index several times faster than numpy arrays
-            self._tables = {k: v.tolist() for k, v in self._tables.items()}
-            self._buffers = {k: v.tolist() for k, v in self._buffers.items()}
 
     @classmethod
     def of(cls, board: Topology | str, players: int = 2, jit: bool | None = None) -> FastEngine:
@@ -295,8 +294,10 @@ class FastEngine:
             cls._cache[key] = cls(topo, players, jit)
         return cls._cache[key]
 
-    def _array(self, values: Any, dtype: Any) -> Any:
-        return np.array(values, dtype) if self.jit else list(values)
+    def _array(self, values: Any, dtype: str) -> Any:
+        """A numpy array of ``dtype`` for the compiled kernel, else a list (Python lists
+        index several times faster than numpy arrays)."""
+        return numpy.array(values, dtype) if self.jit else list(values)
 
     def _position(self, game: Game | None) -> tuple[Any, Any, Any, int]:
         """The kernel's ``board``, ``cells``, ``counts`` and player to move of a game
@@ -308,21 +309,21 @@ class FastEngine:
                 or game.targets != self.targets):
             raise ValueError(f"this engine plays {self.topology.key} with {self.players} "
                              f"players, not {game.topology.key} with {game.players}")
-        return (self._array(game.occ, np.int8),
-                self._array([c for cells in game.cells for c in cells], np.int32),
-                self._array([len(c) for c in game.cells], np.int32), game.to_move)
+        return (self._array(game.occ, "int8"),
+                self._array([c for cells in game.cells for c in cells], "int32"),
+                self._array([len(c) for c in game.cells], "int32"), game.to_move)
 
     def _call(self, game: Game | None, games: int, turns: int,
               seed: int) -> tuple[int, Any, Any, Any, Any]:
         start_board, start_cells, counts, first = self._position(game)
         t, b = self._tables, self._buffers
-        out_plies = self._array([0] * max(games, 1), np.int64)
-        out_winner = self._array([0] * max(games, 1), np.int64)
-        rec_from = self._array([0] * max(turns, 1), np.int32)
-        rec_to = self._array([0] * max(turns, 1), np.int32)
-        rng = self._array(_seed_words(seed), np.int64)
-        result = self._run(self._array(start_board, np.int8),
-                           self._array(start_cells, np.int32), first, counts, self.players,
+        out_plies = self._array([0] * max(games, 1), "int64")
+        out_winner = self._array([0] * max(games, 1), "int64")
+        rec_from = self._array([0] * max(turns, 1), "int32")
+        rec_to = self._array([0] * max(turns, 1), "int32")
+        rng = self._array(_seed_words(seed), "int64")
+        result = self._run(self._array(start_board, "int8"),
+                           self._array(start_cells, "int32"), first, counts, self.players,
                            start_board, start_cells, games, turns, t["step"], t["over"],
                            t["land"], self.dirs, t["lock"], t["targets"], self.tsize,
                            b["seen"], b["stack"], b["move_from"], b["move_to"], rng, out_plies,
