@@ -272,12 +272,6 @@ class FastEngine:
             "start_board": array(start.occ, "int8"),
             "start_cells": array([c for cells in start.cells for c in cells], "int32"),
         }
-        # at most size - 1 moves for each of at most size pieces
-        self._buffers: dict[str, Any] = {
-            "seen": array([0] * size, "int64"), "stack": array([0] * (size + 1), "int32"),
-            "move_from": array([0] * (size * size), "int32"),
-            "move_to": array([0] * (size * size), "int32"),
-        }
         self._run = _compiled if jit else _kernel
 
     @classmethod
@@ -314,9 +308,16 @@ class FastEngine:
                 self._array([len(c) for c in game.cells], "int32"), game.to_move)
 
     def _call(self, game: Game | None, games: int, turns: int,
-              seed: int) -> tuple[int, Any, Any, Any, Any]:
+              seed: int) -> tuple[int, Any, Any, Any, Any, Any]:
+        """Run the kernel; its total, plies, winners, records and the ``(from, to)``
+        buffers. Every call has its own buffers, so that threads may share an engine."""
         start_board, start_cells, counts, first = self._position(game)
-        t, b = self._tables, self._buffers
+        t, size = self._tables, self.topology.size
+        seen = self._array([0] * size, "int64")
+        stack = self._array([0] * (size + 1), "int32")
+        most = sum(counts) * size  # fewer than size landings for each piece
+        move_from = self._array([0] * most, "int32")
+        move_to = self._array([0] * most, "int32")
         out_plies = self._array([0] * max(games, 1), "int64")
         out_winner = self._array([0] * max(games, 1), "int64")
         rec_from = self._array([0] * max(turns, 1), "int32")
@@ -326,9 +327,9 @@ class FastEngine:
                            self._array(start_cells, "int32"), first, counts, self.players,
                            start_board, start_cells, games, turns, t["step"], t["over"],
                            t["land"], self.dirs, t["lock"], t["targets"], self.tsize,
-                           b["seen"], b["stack"], b["move_from"], b["move_to"], rng, out_plies,
-                           out_winner, rec_from, rec_to)
-        return int(result), out_plies, out_winner, rec_from, rec_to
+                           seen, stack, move_from, move_to, rng, out_plies, out_winner,
+                           rec_from, rec_to)
+        return int(result), out_plies, out_winner, rec_from, rec_to, (move_from, move_to)
 
     def pair_moves(self, game: Game) -> list[tuple[int, int]]:
         """The legal ``(from, to)`` pairs of the player to move in ``game`` (each once).
@@ -337,9 +338,8 @@ class FastEngine:
         >>> sorted(FastEngine.of("halma", 2).pair_moves(game)) == sorted(game.pair_moves())
         True
         """
-        n = self._call(game, 0, 1, 0)[0]
-        b = self._buffers
-        return [(int(b["move_from"][i]), int(b["move_to"][i])) for i in range(n)]
+        n, *_rest, (move_from, move_to) = self._call(game, 0, 1, 0)
+        return [(int(move_from[i]), int(move_to[i])) for i in range(n)]
 
     def playouts(self, games: int, turns: int = 200, seed: int = 0,
                  game: Game | None = None) -> list[Playout]:
@@ -350,7 +350,7 @@ class FastEngine:
         >>> engine.playouts(3, seed=5) == engine.playouts(3, seed=5)
         True
         """
-        _total, plies, winners, _f, _t = self._call(game, games, turns, seed)
+        _total, plies, winners, *_rest = self._call(game, games, turns, seed)
         return [Playout(int(n), None if w < 0 else int(w))
                 for n, w in zip(plies, winners, strict=True)]
 
@@ -367,7 +367,7 @@ class FastEngine:
                 game: Game | None = None) -> Playout:
         """One random game from ``game``'s position (the start when None); ``record``,
         if given, receives each ply's ``(from, to)`` cells (None for a pass)."""
-        _total, plies, winners, rec_from, rec_to = self._call(game, 1, turns, seed)
+        _total, plies, winners, rec_from, rec_to, _moves = self._call(game, 1, turns, seed)
         if record is not None:
             for ply in range(int(plies[0])):
                 a, b = int(rec_from[ply]), int(rec_to[ply])
