@@ -39,7 +39,7 @@ from typing import Any, ClassVar, NamedTuple
 from mathgames.halma.game import Game
 from mathgames.halma.topology import Topology, get_topology
 
-__all__ = ["JIT", "FastEngine", "Playout", "engine_mode", "random_playout"]
+__all__ = ["FastEngine", "Playout", "engine_mode", "jit_available", "random_playout"]
 
 _MASK = 0xFFFFFFFF
 
@@ -169,17 +169,30 @@ def _kernel(board, cells, first, counts, players, start_board, start_cells, game
     return total
 
 
-try:
-    import numba
-    import numpy
-except ImportError:  # the optional `fast` extra is absent: the kernel runs as Python
-    numba = numpy = None
-    _compiled = None
-else:
-    _compiled = numba.njit(cache=True, nogil=True)(_kernel)
+_jit: dict[str, Any] = {}
 
-#: True when numba is installed, so that :class:`FastEngine` runs the compiled kernel.
-JIT: bool = _compiled is not None
+
+def _compiled() -> Any:
+    """The kernel compiled by numba, or None without numba. numba (and numpy) are imported
+    here, at the first use, so that importing this module stays light for game pages."""
+    if "kernel" not in _jit:
+        try:
+            import numba
+        except ImportError:  # the optional `fast` extra is absent: the kernel runs as Python
+            _jit.update(kernel=None, version=None)
+        else:
+            _jit.update(kernel=numba.njit(cache=True, nogil=True)(_kernel),
+                        version=numba.__version__)
+    return _jit["kernel"]
+
+
+def jit_available() -> bool:
+    """True when numba is installed, so that :class:`FastEngine` runs the compiled kernel.
+
+    >>> jit_available() in (True, False)
+    True
+    """
+    return _compiled() is not None
 
 
 def engine_mode(jit: bool | None = None) -> str:
@@ -189,10 +202,11 @@ def engine_mode(jit: bool | None = None) -> str:
     True
     """
     if jit is None:
-        jit = JIT
+        jit = jit_available()
     if jit:
-        return f"compiled by numba {numba.__version__}"
-    return "pure Python (numba not used)" if JIT else "pure Python (numba is not installed)"
+        return f"compiled by numba {_jit['version']}"
+    return ("pure Python (numba not used)" if jit_available()
+            else "pure Python (numba is not installed)")
 
 
 class Playout(NamedTuple):
@@ -223,14 +237,14 @@ class FastEngine:
     one when numba is installed (None).
 
     >>> engine = FastEngine.of("halma", 4)
-    >>> engine.jit == JIT, engine.pieces
+    >>> engine.jit == jit_available(), engine.pieces
     (True, 13)
     """
 
     _cache: ClassVar[dict[tuple[str, int, bool], FastEngine]] = {}
 
     def __init__(self, topology: Topology, players: int, jit: bool) -> None:
-        if jit and not JIT:
+        if jit and not jit_available():
             raise RuntimeError("the compiled engine needs numba (pip install mathgames[fast])")
         self.topology = topo = topology
         self.players = players
@@ -272,7 +286,7 @@ class FastEngine:
             "start_board": array(start.occ, "int8"),
             "start_cells": array([c for cells in start.cells for c in cells], "int32"),
         }
-        self._run = _compiled if jit else _kernel
+        self._run = _compiled() if jit else _kernel
 
     @classmethod
     def of(cls, board: Topology | str, players: int = 2, jit: bool | None = None) -> FastEngine:
@@ -282,7 +296,7 @@ class FastEngine:
         10
         """
         topo = get_topology(board)
-        jit = JIT if jit is None else jit
+        jit = jit_available() if jit is None else jit
         key = (topo.key, players, jit)
         if key not in cls._cache:
             cls._cache[key] = cls(topo, players, jit)
@@ -291,7 +305,11 @@ class FastEngine:
     def _array(self, values: Any, dtype: str) -> Any:
         """A numpy array of ``dtype`` for the compiled kernel, else a list (Python lists
         index several times faster than numpy arrays)."""
-        return numpy.array(values, dtype) if self.jit else list(values)
+        if not self.jit:
+            return list(values)
+        import numpy  # installed with numba
+
+        return numpy.array(values, dtype)
 
     def _position(self, game: Game | None) -> tuple[Any, Any, Any, int]:
         """The kernel's ``board``, ``cells``, ``counts`` and player to move of a game

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import importlib.util
 import random
+import subprocess
+import sys
 from collections import Counter
 from pathlib import Path
 
@@ -16,7 +18,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from mathgames.halma.bots import GreedyBot, RandomBot
-from mathgames.halma.fastplay import JIT, FastEngine, engine_mode, random_playout
+from mathgames.halma.fastplay import FastEngine, engine_mode, jit_available, random_playout
 from mathgames.halma.game import Game
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -25,6 +27,7 @@ _spec = importlib.util.spec_from_file_location("halma_reference_fastplay",
 reference = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(reference)
 
+JIT = jit_available()
 SETUPS = [("halma", 2), ("halma", 3), ("halma", 4), ("star", 2), ("star", 3), ("star", 4),
           ("star", 6)]
 MODES = [pytest.param(False, id="python"),
@@ -192,6 +195,18 @@ def test_seeds_decide_the_games():
     engine.playout(60, seed=3, record=b)
     engine.playout(60, seed=4, record=c)
     assert a == b != c
+
+
+def test_importing_the_engine_loads_neither_numba_nor_numpy():
+    # game pages stay light: only a compiled engine, at its first use, loads them
+    code = ("import sys\n"
+            "from mathgames.halma.fastplay import FastEngine\n"
+            "from mathgames.halma.game import Game\n"
+            "FastEngine.of('star', 2, jit=False).pair_moves(Game('star', 2))\n"
+            "print(sorted({'numba', 'numpy'} & set(sys.modules)))\n")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          check=True, cwd=ROOT)
+    assert done.stdout.strip() == "[]"
 
 
 def test_the_engine_says_how_it_runs():
