@@ -276,8 +276,9 @@ def bench_playouts(quick: bool) -> None:
         shares = " ".join(f"{rate / best[r][0]:16.1%}" for r in references)
         shown = f"{plies:9.0f}" if plies is not None else f"{'-':>9}"
         print(f"{name:34} {rate:10.1f} {shown} {shares}")
-    print(f"   fast engine: {engine_mode(engine.jit)}; its first call (compiling, or loading "
-          f"numba's cache) took {warm_up:.2f} s of CPU, not counted")
+    print(f"   fast engine: {engine_mode(engine.jit)}; warmed up before the clock started "
+          f"({warm_up:.2f} s of CPU: compiling or loading numba's cache, unless an earlier "
+          "section did)")
     print("   plies/s: turns for ours; actions for OpenSpiel (each hop of a jump chain is one)")
     if spiel is None:
         print("   OpenSpiel is not installed (optional: .venv/bin/pip install -e \".[bench]\"): "
@@ -320,8 +321,8 @@ def main() -> None:
               f"{t['engine legal_moves']:12.0f} {t['engine legal_moves'] / ref:8.1f}x "
               f"{t['engine pair_moves']:11.0f} {t['engine pair_moves'] / ref:8.1f}x "
               f"{t['bitboard pair_moves']:9.0f} {t['bitboard pair_moves'] / ref:8.1f}x")
-    print("   (the engine, the bitboard engine and the reference found the same moves in "
-          "every position)")
+    print("   (the engine, the bitboard engine, the fast engine and the reference found the "
+          "same moves in every position)")
     print()
     print(f"2. Search bot ({args.budget} s a move) against the greedy bot, 2 players, "
           f"{games} games per board")
