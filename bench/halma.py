@@ -231,13 +231,13 @@ def openspiel_cpp_rollouts(count: int, seed: int, turns: int = 200):
 
 SPIEL = "OpenSpiel C++, driven from Python"
 SPIEL_CPP = "OpenSpiel C++, rollouts in C++"
-FAST = "fast engine (fastplay)"
 
 
 def bench_playouts(quick: bool) -> None:
     count = 20 if quick else 200
     rng = random.Random(2026)
     engine = FastEngine.of("star", 2)
+    fast = f"fast engine ({'numba' if engine.jit else 'pure Python'})"
     start = time.process_time()
     engine.plies(1)  # compiles the kernel, or loads it from numba's cache
     warm_up = time.process_time() - start
@@ -251,7 +251,7 @@ def bench_playouts(quick: bool) -> None:
                                                                    for _ in range(n))),
         "bitboard engine (random_playout)": (count, lambda n: sum(
             random_playout("star", 2, 200, rng=rng).plies for _ in range(n))),
-        FAST: (fast_count, lambda n: engine.plies(n, 200, seed=next(seeds))),
+        fast: (fast_count, lambda n: engine.plies(n, 200, seed=next(seeds))),
     }
     spiel = openspiel_playouts(count * 10, rng)
     if spiel is not None:
@@ -287,7 +287,7 @@ def bench_playouts(quick: bool) -> None:
         print("   OpenSpiel's MCTSBot / RandomRolloutEvaluator binding is missing: "
               "no C++-rollout row")
     if references:
-        ours = best[FAST][0]
+        ours = best[fast][0]
         verdict = ", ".join(
             f"{ours / best[r][0]:.1%} of {r} ({'ok' if ours >= best[r][0] / 2 else 'MISSED'})"
             for r in references)

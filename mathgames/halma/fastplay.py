@@ -19,9 +19,9 @@ writes the same search as a plain loop over flat arrays:
 
 When numba is installed (the optional ``fast`` extra) the kernel is compiled with
 ``numba.njit(cache=True)`` at its first use (numba and numpy are imported only
-then); without it the very same function runs as Python over lists, about 25 times
-slower (as fast as the bitboard engine), and stays the tested reference of the
-compiled one. ``tests/halma/test_halma_fastplay.py`` checks that its moves equal
+then); without it the very same function runs as Python over lists, about 27 times
+slower (about the game's own API), and stays the tested reference of the compiled
+one. ``tests/halma/test_halma_fastplay.py`` checks that its moves equal
 the game's generator and the naive reference in every position of recorded and
 random games of every board and player count, in both modes, and that both modes
 play the same games. ``bench/halma.py --only 4`` races it with OpenSpiel.
