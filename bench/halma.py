@@ -269,9 +269,9 @@ def bench_playouts(quick: bool) -> None:
             if rate > best.get(name, (0.0, None))[0]:
                 best[name] = (rate, None if plies is None else plies / seconds)
     references = [name for name in (SPIEL, SPIEL_CPP) if name in best]
-    print(f"{'contender (star, 2 players)':34} {'playouts/s':>10} {'plies/s':>9} "
-          + " ".join(f"{'vs ' + ('Python-driven' if r == SPIEL else 'C++ rollouts'):>16}"
-                     for r in references))
+    print((f"{'contender (star, 2 players)':34} {'playouts/s':>10} {'plies/s':>9} "
+           + " ".join(f"{'vs ' + ('Python-driven' if r == SPIEL else 'C++ rollouts'):>16}"
+                      for r in references)).rstrip())
     for name, (rate, plies) in best.items():
         shares = " ".join(f"{rate / best[r][0]:16.1%}" for r in references)
         shown = f"{plies:9.0f}" if plies is not None else f"{'-':>9}"
