@@ -11,6 +11,7 @@ import os
 import tempfile
 import time
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import psutil
@@ -25,6 +26,13 @@ from mathgames.app.kernel_forks import (
     fork_request,
 )
 from mathgames.app.serve import FORK_PROVISIONER
+
+
+def run_apart(coroutine: Any) -> Any:
+    """Run a coroutine in a thread of its own: Playwright's sync API, used by other tests,
+    may leave an event loop running in this one."""
+    with ThreadPoolExecutor(1) as pool:
+        return pool.submit(asyncio.run, coroutine).result()
 
 
 @pytest.fixture(scope="module")
@@ -110,7 +118,7 @@ def test_a_forked_kernel_is_a_real_separate_kernel(template: KernelTemplate,
                                 != psutil.STATUS_ZOMBIE for pid in pids]
         return found
 
-    found = asyncio.run(scenario())
+    found = run_apart(scenario())
     assert found["parents"] == [str(template.process.pid)] * 2  # forked by the template
     assert found["pids"][0] != found["pids"][1]
     assert found["languages"] == ["'pl'", "'cs'"]  # ?lang= reached each page's kernel
@@ -136,7 +144,7 @@ def test_without_the_template_kernels_launch_the_usual_way(fork_factory: None) -
             KernelTemplate._current = kept
         return parent, os.getpid()
 
-    parent, me = asyncio.run(scenario())
+    parent, me = run_apart(scenario())
     assert parent == str(me)  # launched by this process, as jupyter_client always does
 
 
@@ -146,7 +154,7 @@ def test_the_template_refuses_a_malformed_request(template: KernelTemplate) -> N
             await template.fork({"argv": "-f x", "env": {}, "cwd": "/"})
         return str(refused.value)
 
-    assert "argv must be a list of strings" in asyncio.run(scenario())
+    assert "argv must be a list of strings" in run_apart(scenario())
     assert template.process.poll() is None  # and keeps serving
 
 
