@@ -40,6 +40,7 @@ from typing import Any
 
 import jinja2
 import tornado.web
+from jupyter_server.auth.decorator import allow_unauthenticated
 from jupyter_server.auth.login import LoginFormHandler
 from jupyter_server.base.handlers import JupyterHandler
 from jupyter_server.services.kernels.handlers import KernelHandler
@@ -58,8 +59,8 @@ from mathgames.app.kernel_forks import KernelTemplate
 from mathgames.core.i18n import LANGUAGES, language_from_query, set_language, translator
 from mathgames.core.svg import esc
 
-__all__ = ["AppLoginHandler", "AppPageHandler", "AppVoila", "KernelReaper", "busy_html",
-           "language_for", "login_html"]
+__all__ = ["AppLoginHandler", "AppPageHandler", "AppVoila", "KernelReaper", "LoginThrottle",
+           "busy_html", "language_for", "login_html"]
 
 _ = translator("app")
 
@@ -219,17 +220,22 @@ def busy_html(language: str, again: str) -> str:
         return _page(language, title, body, refresh=60)
 
 
-def login_html(language: str, next_url: str, xsrf_field: str, wrong: bool) -> str:
-    """The class password page.
+def login_html(language: str, next_url: str, xsrf_field: str, wrong: bool,
+               throttled: bool = False) -> str:
+    """The class password page (after a wrong password, or too many, it says so).
 
     >>> html = login_html("pl", "/voila/render/index.ipynb", "", wrong=True)
     >>> 'type="password"' in html and "Hasło klasy" in html
     True
+    >>> "wait a minute" in login_html("en", "/", "", wrong=True, throttled=True)
+    True
     """
     with _in_language(language):
         title = _("Class password")
-        error = (f'<p class="mg-error" role="alert">{esc(_("Wrong password: ask your teacher."))}'
-                 "</p>" if wrong else "")
+        said = (_("Too many wrong passwords: wait a minute, then try again.") if throttled
+                else _("Wrong password: ask your teacher."))
+        error = (f'<p class="mg-error" role="alert">{esc(said)}</p>' if wrong or throttled
+                 else "")
         body = (
             f"<h1>{esc(title)}</h1>{error}"
             f'<form method="post" action="?next={esc(tornado.escape.url_escape(next_url))}'
@@ -385,14 +391,71 @@ class LandingRedirectHandler(JupyterHandler):
         self.redirect(target + (f"?{query}" if query else ""))
 
 
+class LoginThrottle:
+    """Slows down guessing of the class password: after ``tries`` wrong passwords from one
+    address within ``window`` seconds, that address waits until the window has passed.
+
+    >>> throttle = LoginThrottle(tries=2, window=60)
+    >>> throttle.failed("10.0.0.7", now=0); throttle.failed("10.0.0.7", now=5)
+    >>> throttle.wait("10.0.0.7", now=10), throttle.wait("10.0.0.8", now=10)
+    (50.0, 0.0)
+    >>> throttle.wait("10.0.0.7", now=61)
+    0.0
+    """
+
+    def __init__(self, tries: int = 5, window: float = 60.0) -> None:
+        self.tries = tries
+        self.window = window
+        self.failures: dict[str, list[float]] = {}
+
+    def wait(self, address: str, now: float) -> float:
+        """Seconds this address must wait before it may try again (0: it may now)."""
+        recent = [t for t in self.failures.get(address, []) if now - t < self.window]
+        if recent:
+            self.failures[address] = recent
+        else:
+            self.failures.pop(address, None)
+        if len(recent) < self.tries:
+            return 0.0
+        return float(recent[-self.tries] + self.window - now)
+
+    def failed(self, address: str, now: float) -> None:
+        """A wrong password came from this address."""
+        if len(self.failures) > 10_000:  # bounded, whatever a visitor sends
+            self.failures.clear()
+        self.failures.setdefault(address, []).append(now)
+
+    def forget(self, address: str) -> None:
+        """The right password came from this address."""
+        self.failures.pop(address, None)
+
+
 class AppLoginHandler(LoginFormHandler):
-    """The class password page, in the visitor's language."""
+    """The class password page, in the visitor's language, with guessing slowed down."""
+
+    throttle = LoginThrottle()
 
     def _render(self, message: dict[str, str] | None = None) -> None:
         language = language_for(self.request.query, self.request.headers.get("Accept-Language"))
         next_url = self.get_argument("next", default=self.base_url)
         self.set_header("Content-Type", "text/html; charset=UTF-8")
-        self.finish(login_html(language, next_url, self.xsrf_form_html(), wrong=bool(message)))
+        self.finish(login_html(language, next_url, self.xsrf_form_html(), wrong=bool(message),
+                               throttled=self.get_status() == 429))
+
+    @allow_unauthenticated  # as the form it replaces: a visitor signs in here
+    def post(self) -> None:
+        address = self.request.remote_ip or ""
+        wait = self.throttle.wait(address, time.monotonic())
+        if wait > 0:
+            self.set_status(429)
+            self.set_header("Retry-After", str(int(wait) + 1))
+            self._render(message={"error": "too many tries"})
+            return
+        super().post()
+        if self.get_status() == 401:
+            self.throttle.failed(address, time.monotonic())
+        else:
+            self.throttle.forget(address)
 
 
 class KernelReaper:
