@@ -221,6 +221,10 @@ def template_main(socket_path: str, preload: tuple[str, ...] = PRELOAD) -> None:
         server.listen(64)
         server.settimeout(1.0)
         print("ready", flush=True)
+        # From now on this process and its kernels write to the server's log, not to the
+        # pipe the server read "ready" from (a full pipe would block every kernel).
+        sys.stdout.flush()
+        os.dup2(2, 1)
         while os.getppid() == parent:
             try:
                 conn, _ = server.accept()
@@ -282,6 +286,8 @@ class KernelTemplate:
         out = template.process.stdout
         if out is not None and select.select([out], [], [], timeout)[0]:
             line = out.readline()  # "ready", or "" if it died
+        if out is not None:
+            out.close()  # the template writes to the server's log from now on
         if line.strip() != "ready":
             template.stop()
             return None

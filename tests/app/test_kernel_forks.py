@@ -97,6 +97,9 @@ def test_a_forked_kernel_is_a_real_separate_kernel(template: KernelTemplate,
                 "targets": await evaluate(polish, "sorted(get_ipython().kernel.comm_manager"
                                                   ".targets)"),
                 "query": await evaluate(polish, "__import__('os').environ['QUERY_STRING']"),
+                # What a kernel prints goes where the template's errors go (the server's log),
+                # never into the pipe the server read "ready" from: a full pipe would block.
+                "stdout": await evaluate(czech, "__import__('os').readlink('/proc/self/fd/1')"),
             }
             # An interrupt reaches the forked kernel (its own process group).
             client = polish.client()
@@ -127,6 +130,7 @@ def test_a_forked_kernel_is_a_real_separate_kernel(template: KernelTemplate,
     assert "'jupyter.widget.control'" in found["targets"]  # ipywidgets' page comm target
     assert "'jupyter.widget'" in found["targets"]
     assert found["interrupted"] == "KeyboardInterrupt"
+    assert found["stdout"] == repr(os.readlink(f"/proc/{template.process.pid}/fd/2"))
     assert found["alive_after"] == [False, False]  # both ended, no zombie left
 
 
