@@ -6,30 +6,29 @@ too (compiled once per session, or loaded from numba's cache).
 
 from __future__ import annotations
 
-import importlib.util
-import random
 import subprocess
 import sys
 from collections import Counter
-from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from mathgames.halma.bots import GreedyBot, RandomBot
+from mathgames.halma.bots import RandomBot
 from mathgames.halma.fastplay import FastEngine, engine_mode, jit_available, random_playout
 from mathgames.halma.game import Game
+from tests.halma.recorded_games import (
+    ROOT,
+    SETUPS,
+    load_reference,
+    recorded_positions,
+    reference_names,
+    replay,
+)
 
-ROOT = Path(__file__).resolve().parents[2]
-_spec = importlib.util.spec_from_file_location("halma_reference_fastplay",
-                                               ROOT / "bench" / "halma_reference.py")
-reference = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(reference)
+reference = load_reference()
 
 JIT = jit_available()
-SETUPS = [("halma", 2), ("halma", 3), ("halma", 4), ("star", 2), ("star", 3), ("star", 4),
-          ("star", 6)]
 MODES = [pytest.param(False, id="python"),
          pytest.param(True, id="jit", marks=pytest.mark.skipif(
              not JIT, reason="numba is not installed: only the Python kernel runs"))]
@@ -44,30 +43,13 @@ def fast_moves(game: Game, jit: bool) -> set[tuple[int, int]]:
 @pytest.mark.parametrize("jit", MODES)
 @pytest.mark.parametrize(("board", "players"), SETUPS)
 def test_recorded_games_have_the_same_moves_in_every_position(board, players, jit):
-    # greedy games with some random moves reach every stage, the goal lock included
-    rng = random.Random(100 + players)
-    game = Game(board, players, move_limit=500)
-    bots = [GreedyBot(seed=p) if p % 2 == 0 else RandomBot(seed=p) for p in range(players)]
-    locked = positions = 0
-    while not game.is_over():
+    positions = 0
+    for game in recorded_positions(board, players, seed=100 + players):
         moves = fast_moves(game, jit)
         assert moves == set(game.pair_moves()), game.position_text()
         positions += 1
         if game.ply % 20 == 0:
-            topo = game.topology
-            ref = reference.reference_moves_of_game(game)
-            assert {(topo.name(a), topo.name(b)) for a, b in moves} == set(ref)
-        mover = game.to_move
-        locked += sum(1 for c in game.cells[mover] if game.target_masks[mover][c])
-        pair = bots[mover].choose_pair(game) if rng.random() < 0.9 else None
-        if pair is None:
-            pairs = game.pair_moves()
-            pair = rng.choice(pairs) if pairs else None
-        if pair is None:
-            game.play("pass")
-        else:
-            game.push_unchecked(*pair)
-    assert locked > 0  # the goal lock was exercised
+            assert reference_names(game, moves) == set(reference.reference_moves_of_game(game))
     assert positions > 50
 
 
@@ -109,14 +91,7 @@ def test_a_hand_built_long_chain_and_the_goal_lock(jit):
 def test_random_playouts_are_legal_games(board, players, seed, jit):
     record: list = []
     playout = random_playout(board, players, turns=150, seed=seed, record=record, jit=jit)
-    game = Game(board, players)
-    for pair in record:
-        if pair is None:
-            assert not game.pair_moves()
-            game.play("pass")
-        else:
-            assert pair in game.pair_moves()
-            game.push_unchecked(*pair)
+    game = replay(board, players, record)
     assert len(record) == playout.plies
     if playout.winner is None:
         assert playout.plies == 150 and not game.finished
