@@ -351,12 +351,12 @@ class ExpertBot(StrongBot):
     evaluation's choice is played.
 
     >>> ExpertBot().samples, ExpertBot().horizon
-    (32, 5)
+    (24, 5)
     """
 
     name = "expert"
 
-    def __init__(self, factor: float = 0.55, candidates: int = 6, samples: int = 32,
+    def __init__(self, factor: float = 0.55, candidates: int = 6, samples: int = 24,
                  horizon: int = 5, time_budget: float = 0.045,
                  clock: Clock = time.process_time, seed: int = 0) -> None:
         super().__init__(factor, candidates, time_budget, clock)
