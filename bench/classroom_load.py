@@ -104,12 +104,13 @@ class Sampler:
 class AppServer:
     """The ``make app`` command on a copy of notebooks/, on a free loopback port."""
 
-    def __init__(self, workdir: Path, max_kernels: int | None) -> None:
+    def __init__(self, workdir: Path, max_kernels: int | None, fork: bool = True) -> None:
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.log = (workdir / f"server-{self.port}.log").open("w")
         self.process = subprocess.Popen(
-            server_command(workdir / "notebooks", self.port, max_kernels=max_kernels),
+            server_command(workdir / "notebooks", self.port, max_kernels=max_kernels,
+                           fork_kernels=fork),
             stdout=self.log, stderr=subprocess.STDOUT, start_new_session=True, cwd=ROOT)
         deadline = time.monotonic() + 120
         while time.monotonic() < deadline:
@@ -196,13 +197,13 @@ async def main_async(args: argparse.Namespace) -> None:
     lone: list[float] = []
     try:
         if args.single:
-            server = AppServer(workdir, args.max_kernels)
+            server = AppServer(workdir, args.max_kernels, not args.no_fork)
             try:
                 lone = await single(server, args.single)
             finally:
                 server.stop()
         for n in args.sizes:
-            server = AppServer(workdir, args.max_kernels)
+            server = AppServer(workdir, args.max_kernels, not args.no_fork)
             try:
                 row = await classroom(server, n, args.timeout)
             finally:
@@ -238,6 +239,8 @@ def main() -> None:
     parser.add_argument("--sizes", type=int, nargs="+", default=[30, 60, 100])
     parser.add_argument("--single", type=int, default=20,
                         help="pages opened one by one on an idle server first (0: none)")
+    parser.add_argument("--no-fork", action="store_true",
+                        help="start every kernel anew (the server's --no-fork), to compare")
     parser.add_argument("--max-kernels", type=int, default=None,
                         help="the server's kernel cap (default: the app's own default)")
     parser.add_argument("--timeout", type=float, default=300,

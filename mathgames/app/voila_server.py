@@ -38,20 +38,23 @@ import time
 from collections.abc import Iterator
 from typing import Any
 
+import jinja2
 import tornado.web
 from jupyter_server.auth.login import LoginFormHandler
 from jupyter_server.base.handlers import JupyterHandler
 from jupyter_server.services.kernels.handlers import KernelHandler
 from jupyter_server.utils import url_path_join
 from tornado.ioloop import PeriodicCallback
-from traitlets import Float, Int, Unicode
+from traitlets import Bool, Float, Int, Unicode
 from voila.app import Voila
+from voila.exporter import VoilaExporter
 from voila.tornado.contentshandler import VoilaContentsHandler
 from voila.tornado.handler import TornadoVoilaHandler
 from voila.tornado.kernel_websocket_handler import VoilaKernelWebsocketHandler
 from voila.tornado.treehandler import TornadoVoilaTreeHandler
 
 from mathgames.app.address import address_html
+from mathgames.app.kernel_forks import KernelTemplate
 from mathgames.core.i18n import LANGUAGES, language_from_query, set_language, translator
 from mathgames.core.svg import esc
 
@@ -59,6 +62,80 @@ __all__ = ["AppLoginHandler", "AppPageHandler", "AppVoila", "KernelReaper", "bus
            "language_for", "login_html"]
 
 _ = translator("app")
+
+class TemplateCache(jinja2.BytecodeCache):
+    """Compiled page templates, kept in memory for the server's life.
+
+    Voila builds a new Jinja environment for every page, so each page compiled
+    the same templates again: about a quarter of the server's work per page. With
+    this cache a template is compiled once; Jinja checks the source's checksum, so
+    an edited template is compiled again.
+
+    >>> env = jinja2.Environment(loader=jinja2.DictLoader({"t": "{{ 1 + 1 }}"}),
+    ...                          bytecode_cache=TemplateCache())
+    >>> env.get_template("t").render(), len(env.bytecode_cache.store)
+    ('2', 1)
+    """
+
+    def __init__(self) -> None:
+        self.store: dict[str, bytes] = {}
+
+    def load_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
+        code = self.store.get(bucket.key)
+        if code is not None:
+            bucket.bytecode_from_string(code)
+
+    def dump_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
+        self.store[bucket.key] = bucket.bytecode_to_string()
+
+
+#: The server's one template cache (see :func:`cache_page_templates`).
+TEMPLATE_CACHE = TemplateCache()
+
+
+def cache_page_templates() -> None:
+    """Make every Voila page environment share :data:`TEMPLATE_CACHE` (idempotent)."""
+    if getattr(VoilaExporter, "_mathgames_cached", False):
+        return
+    create = VoilaExporter._create_environment
+
+    def create_with_cache(self: VoilaExporter) -> jinja2.Environment:
+        environment = create(self)
+        environment.bytecode_cache = TEMPLATE_CACHE
+        return environment
+
+    VoilaExporter._create_environment = create_with_cache
+    VoilaExporter._mathgames_cached = True
+
+
+#: App pages without charts: their browsers need not load the chart libraries' code.
+PAGES_WITHOUT_CHARTS = frozenset({
+    "index.ipynb", "matematiko.ipynb", "triomino.ipynb", "halma.ipynb",
+    "chinese_checkers.ipynb", "mosaic.ipynb", "join.ipynb", "table.ipynb", "board_demo.ipynb",
+})
+
+#: Front-end extensions only charts (bqplot) and shown code (pygments) use.
+CHART_EXTENSIONS = frozenset({"bqplot", "bqscales", "jupyterlab_pygments"})
+
+
+def lighter_page_config(page_config: dict[str, Any], notebook_path: str | None = None,
+                        **_: Any) -> dict[str, Any]:
+    """Voila's ``page_config_hook``: a page without charts does not load chart code.
+
+    Every other page (the lessons, the teacher's page) keeps every extension.
+
+    >>> config = {"federated_extensions": [{"name": "bqplot"}, {"name": "anywidget"}]}
+    >>> [e["name"] for e in lighter_page_config(config, "halma.ipynb")["federated_extensions"]]
+    ['anywidget']
+    >>> len(lighter_page_config(config, "explore/board_geometry.ipynb")["federated_extensions"])
+    2
+    """
+    if (notebook_path or "").replace("\\", "/") not in PAGES_WITHOUT_CHARTS:
+        return page_config
+    extensions = page_config.get("federated_extensions", [])
+    return {**page_config, "federated_extensions": [
+        e for e in extensions if e.get("name") not in CHART_EXTENSIONS]}
+
 
 class _Render:
     """One page being rendered: the kernels started for it, and its place under the cap."""
@@ -378,8 +455,14 @@ class AppVoila(Voila):
                                    "after this long.")
     reap_interval = Float(2.0, config=True, help="Look for kernels to end this often (s).")
     class_url = Unicode("", config=True, help="The address students type (classroom mode).")
+    fork_kernels = Bool(True, config=True,
+                        help="Fork pages' kernels from a warm template process "
+                             "(mathgames.app.kernel_forks) instead of starting each anew.")
 
     def init_settings(self) -> dict[str, Any]:
+        cache_page_templates()
+        if self.voila_configuration.page_config_hook is None:
+            self.voila_configuration.page_config_hook = lighter_page_config
         settings = super().init_settings()
         start_kernel = self.kernel_manager.start_kernel
 
@@ -420,4 +503,19 @@ class AppVoila(Voila):
         self._reaping.start()
         if self.class_url:
             address_html(self.class_url)  # fails now, not on the landing page, if it cannot
+        if self.fork_kernels:
+            self.template = KernelTemplate.start()
+            if self.template is None:
+                self.log.warning("mathgames: no kernel template: kernels start the usual way")
+            else:
+                self.log.info("mathgames: kernels fork from a template (pid %d)",
+                              self.template.process.pid)
         super().start()
+
+    def stop(self) -> None:
+        try:
+            super().stop()
+        finally:
+            template = KernelTemplate.current()
+            if template is not None:
+                template.stop()
