@@ -5,6 +5,7 @@
                                                 # hard rung at about 40 ms a move)
     .venv/bin/python bench/levels.py --quick    # 10 games a rung, 100 deals (2-3 CPU minutes)
     .venv/bin/python bench/levels.py --only halma star
+    .venv/bin/python bench/levels.py --only matematiko --jobs 2   # deals shared by 2 processes
 
 Halma, Chinese checkers (``star``) and Triomino (``pressman``): two-player games
 between a level and the level below it, seats alternating; a shared win counts

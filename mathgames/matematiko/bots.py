@@ -480,17 +480,18 @@ def _describe(figures: Mapping[str, float]) -> str:
                                           ms=f"{figures['ms']:.1f}")
 
 
-#: What ``bench/matematiko_bots.py`` measured for each level (1,000 deals, CPU time).
+#: What ``bench/levels.py --only matematiko`` measured for each level (1,000 seeded
+#: deals; ``ms``: median CPU time a number, one core).
 LEVEL_FIGURES: dict[str, dict[str, float]] = {
-    "easy": {"mean": 232.3, "deals": 1000, "ms": 0.24},
-    "medium": {"mean": 284.9, "deals": 1000, "ms": 0.30},
-    "hard": {"mean": 338.6, "deals": 1000, "ms": 0.38},
-    "expert": {"mean": 387.3, "deals": 1000, "ms": 10.8},
+    "easy": {"mean": 232.3, "deals": 1000, "ms": 0.18},
+    "medium": {"mean": 284.9, "deals": 1000, "ms": 0.21},
+    "hard": {"mean": 338.6, "deals": 1000, "ms": 0.23},
+    "expert": {"mean": 394.4, "deals": 1000, "ms": 27.2},
 }
 
 # The ladder: the quick target-odds evaluation (no lookahead, under 1 ms a number)
-# with fewer and fewer careless placements, then the widest search. The mistake
-# rates put the levels' means about 45 points apart (bench/levels.py).
+# with fewer and fewer careless placements, then the Monte Carlo search. The
+# mistake rates put the levels' means about 50 points apart (bench/levels.py).
 _LEVEL_BOTS: dict[str, Callable[[int, Clock], Bot]] = {
     "easy": lambda seed, clock: CarelessBot(StrongBot(candidates=1, clock=clock),
                                             mistakes=0.32, seed=seed),
