@@ -31,6 +31,7 @@ from urllib.parse import parse_qs
 __all__ = [
     "LANGUAGES",
     "Translator",
+    "format_number",
     "get_language",
     "language_from_environment",
     "language_from_query",
@@ -88,6 +89,30 @@ def language_from_environment() -> str:
 
 
 _current = language_from_environment()
+
+
+#: The locales numbers are written in, per language (Babel's CLDR data).
+NUMBER_LOCALES = {"en": "en", "pl": "pl_PL", "cs": "cs_CZ", "ru": "ru_RU"}
+
+
+def format_number(value: float, digits: int = 0) -> str:
+    """``value`` with ``digits`` digits after the point, in the current language's format.
+
+    Babel (the app's dependency) writes it; without Babel, the English form.
+
+    >>> previous = set_language("cs")
+    >>> format_number(1000), format_number(27.19, 1)
+    ('1\xa0000', '27,2')
+    >>> _ = set_language("en"); format_number(1000), format_number(27.19, 1)
+    ('1,000', '27.2')
+    >>> _ = set_language(previous)
+    """
+    try:
+        from babel.numbers import format_decimal
+    except ImportError:  # the rules cores alone: English digits
+        return f"{value:,.{digits}f}"
+    pattern = "#,##0" + ("." + "0" * digits if digits else "")
+    return format_decimal(value, format=pattern, locale=NUMBER_LOCALES.get(_current, "en"))
 
 
 def get_language() -> str:

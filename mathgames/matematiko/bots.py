@@ -22,7 +22,7 @@ from collections.abc import Callable, Mapping, Sequence
 from functools import cache
 from math import comb
 
-from mathgames.core.i18n import translator
+from mathgames.core.i18n import format_number, translator
 from mathgames.core.levels import Clock, Level
 from mathgames.matematiko.odds import _weights, unseen_counts
 from mathgames.matematiko.rules import COMBINATIONS, GRID_SIZE, LINES
@@ -475,9 +475,9 @@ BOTS = {"random": RandomBot, "greedy": GreedyBot, "strong": StrongBot}
 
 def _describe(figures: Mapping[str, float]) -> str:
     return _("Averages {mean} points over {deals} seeded deals; thinks {ms} ms a number "
-             "(median, one core).").format(mean=round(figures["mean"]),
-                                          deals=f"{figures['deals']:,.0f}",
-                                          ms=f"{figures['ms']:.1f}")
+             "(median, one core).").format(mean=format_number(figures["mean"]),
+                                          deals=format_number(figures["deals"]),
+                                          ms=format_number(figures["ms"], 1))
 
 
 #: What ``bench/levels.py --only matematiko`` measured for each level (1,000 seeded

@@ -156,3 +156,19 @@ def test_the_expert_places_imagined_numbers_as_the_evaluation_does():
         best = max(gain for gain, _cell in gains)
         first = next(cell for gain, cell in gains if gain == best)
         assert _best_cell(grid, contents, card, value) == first
+
+
+def test_level_descriptions_write_numbers_in_the_visitors_format() -> None:
+    from mathgames.core.i18n import set_language
+    from mathgames.matematiko.bots import LEVELS
+
+    previous = set_language("cs")
+    try:
+        czech = LEVELS["expert"].description
+    finally:
+        set_language(previous)
+    english = LEVELS["expert"].description
+    assert "1\xa0000" in czech and "1,000" not in czech  # Czech groups thousands with a space
+    assert "1,000" in english
+    ms = LEVELS["expert"].figures["ms"]
+    assert f"{ms:.1f}".replace(".", ",") in czech  # and writes a decimal comma
