@@ -5,6 +5,7 @@
                                                 # hard rung at about 40 ms a move)
     .venv/bin/python bench/levels.py --quick    # 10 games a rung, 100 deals (2-3 CPU minutes)
     .venv/bin/python bench/levels.py --only halma star
+    .venv/bin/python bench/levels.py --only matematiko --jobs 2   # deals shared by 2 processes
 
 Halma, Chinese checkers (``star``) and Triomino (``pressman``): two-player games
 between a level and the level below it, seats alternating; a shared win counts
@@ -23,6 +24,7 @@ the other processes on a shared machine do not count; targets: the default level
 from __future__ import annotations
 
 import argparse
+import multiprocessing
 import statistics
 import sys
 import time
@@ -105,7 +107,18 @@ def triomino_rung(upper: str, lower: str | None, games: int) -> dict:
     return {"wins": wins, "games": games, "limits": 0, "times": times}
 
 
-def matematiko_level(level: str, deals: list[list[int]]) -> dict:
+def matematiko_level(level: str, deals: list[list[int]], jobs: int = 1) -> dict:
+    """Every deal's score and every card's CPU seconds; ``jobs`` worker processes
+    share the deals (each times its own bot's CPU, so the figures do not change)."""
+    if jobs > 1:
+        chunks = [deals[i::jobs] for i in range(jobs)]
+        with multiprocessing.Pool(jobs) as pool:
+            parts = pool.starmap(matematiko_level, [(level, chunk) for chunk in chunks])
+        order = [i for j in range(jobs) for i in range(j, len(deals), jobs)]
+        scores = [0] * len(deals)
+        for i, score in zip(order, [s for part in parts for s in part["scores"]], strict=True):
+            scores[i] = score
+        return {"scores": scores, "times": [t for part in parts for t in part["times"]]}
     bot = matematiko_bots.LEVELS[level].make(seed=0)
     scores, times = [], []
     for deal in deals:
@@ -163,6 +176,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--deals", type=int, help="Matematiko deals (default 1,000)")
     parser.add_argument("--only", nargs="*", default=["halma", "star", "triomino", "matematiko"],
                         choices=["halma", "star", "triomino", "matematiko"])
+    parser.add_argument("--jobs", type=int, default=1,
+                        help="worker processes sharing the Matematiko deals (default 1)")
     parser.add_argument("--levels", nargs="*", default=None,
                         help="play only these levels' rungs (each against the level below)")
     args = parser.parse_args(argv)
@@ -192,7 +207,7 @@ def main(argv: list[str] | None = None) -> int:
         for level in matematiko_bots.LEVELS:
             if args.levels and level not in args.levels:
                 continue
-            r = matematiko_level(level, deals)
+            r = matematiko_level(level, deals, args.jobs)
             mean = statistics.mean(r["scores"])
             se = statistics.stdev(r["scores"]) / len(deals) ** 0.5 if len(deals) > 1 else 0.0
             gap = "" if previous is None else f"{mean - previous:6.1f}"

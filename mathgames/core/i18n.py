@@ -31,7 +31,9 @@ from urllib.parse import parse_qs
 __all__ = [
     "LANGUAGES",
     "Translator",
+    "format_number",
     "get_language",
+    "language_from_environment",
     "language_from_query",
     "on_language_change",
     "set_language",
@@ -64,8 +66,20 @@ def language_from_query(query: str | None) -> str | None:
     return None
 
 
-def _initial_language() -> str:
-    # Voila passes the page's query string to the kernel as QUERY_STRING.
+def language_from_environment() -> str:
+    """The page's language as its kernel's environment gives it (``en`` if none).
+
+    Voila passes the page's query string to the kernel as ``QUERY_STRING``;
+    ``MATHGAMES_LANG`` is a fallback for scripts.
+
+    >>> import os
+    >>> kept = os.environ.get("QUERY_STRING")
+    >>> os.environ["QUERY_STRING"] = "seed=4&lang=ru"
+    >>> language_from_environment()
+    'ru'
+    >>> if kept is None: del os.environ["QUERY_STRING"]
+    ... else: os.environ["QUERY_STRING"] = kept
+    """
     return (
         language_from_query(os.environ.get("QUERY_STRING"))
         or (os.environ.get("MATHGAMES_LANG", "").lower() if os.environ.get(
@@ -74,7 +88,31 @@ def _initial_language() -> str:
     )
 
 
-_current = _initial_language()
+_current = language_from_environment()
+
+
+#: The locales numbers are written in, per language (Babel's CLDR data).
+NUMBER_LOCALES = {"en": "en", "pl": "pl_PL", "cs": "cs_CZ", "ru": "ru_RU"}
+
+
+def format_number(value: float, digits: int = 0) -> str:
+    """``value`` with ``digits`` digits after the point, in the current language's format.
+
+    Babel (the app's dependency) writes it; without Babel, the English form.
+
+    >>> previous = set_language("cs")
+    >>> format_number(1000), format_number(27.19, 1)
+    ('1\xa0000', '27,2')
+    >>> _ = set_language("en"); format_number(1000), format_number(27.19, 1)
+    ('1,000', '27.2')
+    >>> _ = set_language(previous)
+    """
+    try:
+        from babel.numbers import format_decimal
+    except ImportError:  # the rules cores alone: English digits
+        return f"{value:,.{digits}f}"
+    pattern = "#,##0" + ("." + "0" * digits if digits else "")
+    return format_decimal(value, format=pattern, locale=NUMBER_LOCALES.get(_current, "en"))
 
 
 def get_language() -> str:

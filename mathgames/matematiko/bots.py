@@ -22,7 +22,7 @@ from collections.abc import Callable, Mapping, Sequence
 from functools import cache
 from math import comb
 
-from mathgames.core.i18n import translator
+from mathgames.core.i18n import format_number, translator
 from mathgames.core.levels import Clock, Level
 from mathgames.matematiko.odds import _weights, unseen_counts
 from mathgames.matematiko.rules import COMBINATIONS, GRID_SIZE, LINES
@@ -127,11 +127,18 @@ class GreedyBot(Bot):
 # -- the strong bot: target odds ------------------------------------------------------
 
 @cache
-def _targets(content: tuple[int, ...]) -> tuple[tuple[int, tuple[tuple[int, int], ...]], ...]:
+def _targets(content: tuple[int, ...],
+             ) -> tuple[tuple[int, int, tuple[tuple[int, int], ...]], ...]:
     """Scoring 5-card hands a line holding ``content`` can still become.
 
-    Each target is (row points, the cards still needed as (value, how many)),
-    best first. Independent of the deck, so cached for the whole process.
+    Each target is (row points, how many cards are still needed, those cards as
+    (value, how many)), best first. Independent of the deck, so cached for the
+    whole process.
+
+    >>> _targets((7, 7, 7, 7))[0]
+    (160, 0, ())
+    >>> (150, 1, ((1, 1),)) in _targets((10, 11, 12, 13))
+    True
     """
     have = Counter(content)
     size = len(content)
@@ -167,7 +174,8 @@ def _targets(content: tuple[int, ...]) -> tuple[tuple[int, tuple[tuple[int, int]
         for points, window in windows:
             if all(v in window for v in have):
                 add(points, {v: 1 for v in window if v not in have})
-    return tuple(sorted(((p, n) for n, p in found.items()), key=lambda t: -t[0]))
+    return tuple(sorted(((p, sum(m for _v, m in n), n) for n, p in found.items()),
+                        key=lambda t: -t[0]))
 
 
 def _tails(counts: Sequence[int], draws: int) -> list[list[float]]:
@@ -217,7 +225,11 @@ class StrongBot(Bot):
         return (f"{type(self).__name__}(factor={self.factor!r}, candidates={self.candidates!r}, "
                 f"time_budget={self.time_budget!r})")
 
-    def _valuer(self, tails: list[list[float]]) -> Callable[[tuple[int, ...]], float]:
+    def _valuer(self, tails: list[list[float]],
+                sparse: Callable[[tuple[int, ...]], float] | None = None,
+                ) -> Callable[[tuple[int, ...]], float]:
+        """A line's value under these odds (cached); ``sparse``, if given, values
+        the lines holding fewer than 2 cards instead (they have the most targets)."""
         powers = self._powers
         cache: dict[tuple[int, ...], float] = {}
 
@@ -225,10 +237,13 @@ class StrongBot(Bot):
             found = cache.get(content)
             if found is not None:
                 return found
+            if sparse is not None and len(content) < 2:
+                found = cache[content] = sparse(content)
+                return found
             miss = 1.0
             total = 0.0
-            for points, need in _targets(content):
-                p = powers[sum(m for _v, m in need)] if need else 1.0
+            for points, needed, need in _targets(content):
+                p = powers[needed]
                 for v, m in need:
                     p *= tails[v][m]
                 total += points * p * miss
@@ -288,21 +303,122 @@ class StrongBot(Bot):
         return best_cell
 
 
+#: Each line's weight in a grid's value: rows and columns 1, diagonals a little more.
+_LINE_WEIGHTS = tuple(_DIAGONAL_WEIGHT if i >= 10 else 1.0 for i in range(len(LINES)))
+
+
+def _best_cell(grid: Sequence[int | None], contents: Sequence[tuple[int, ...]], card: int,
+               value: Callable[[tuple[int, ...]], float]) -> int:
+    """The empty cell where ``card`` raises the evaluation most (the first on ties).
+
+    The same choice as :meth:`StrongBot._gains`, computed per line: each line's
+    change is worked out once, then every empty cell adds up its lines'.
+    """
+    deltas = []
+    for line, content in enumerate(contents):
+        if len(content) == GRID_SIZE:
+            deltas.append(0.0)
+        else:
+            deltas.append((value(tuple(sorted((*content, card)))) - value(content))
+                          * _LINE_WEIGHTS[line])
+    best, best_gain = -1, float("-inf")
+    for cell in range(CELLS):
+        if grid[cell] is None:
+            gain = 0.0
+            for line in CELL_LINES[cell]:
+                gain += deltas[line]
+            if gain > best_gain:
+                best, best_gain = cell, gain
+    return best
+
+
 class ExpertBot(StrongBot):
-    """The strong bot searching wider: the 12 best cells, up to 45 ms of CPU a number.
+    """The strong evaluation with a Monte Carlo lookahead over the next numbers.
 
-    The same target-odds evaluation and one number of lookahead as
-    :class:`StrongBot`, over twice as many candidate cells.
+    The ``candidates`` cells the evaluation likes best are each tried with the
+    same ``samples`` imagined continuations: ``horizon`` numbers drawn from the
+    cards not yet called (never from the real deck, which the bot does not see),
+    placed one by one where the evaluation likes them best, after which the grid
+    is evaluated with the odds of what is still unseen on that path. The cell
+    with the best total over the samples wins. Using the same samples for every
+    candidate (common random numbers) makes the comparison fair with few samples.
 
-    >>> ExpertBot().candidates
-    12
+    The samples are drawn by a generator seeded with ``seed`` and the numbers
+    called so far, so the same deal always gets the same grid. Samples are
+    played in rounds (one sample for every candidate); the search stops before
+    a round that would not fit in ``time_budget`` seconds of ``clock`` (CPU time
+    by default, a test may pass a fake), and with no round at all the plain
+    evaluation's choice is played.
+
+    >>> ExpertBot().samples, ExpertBot().horizon
+    (24, 5)
     """
 
     name = "expert"
 
-    def __init__(self, factor: float = 0.55, candidates: int = 12,
-                 time_budget: float = 0.045, clock: Clock = time.process_time) -> None:
+    def __init__(self, factor: float = 0.55, candidates: int = 6, samples: int = 24,
+                 horizon: int = 5, time_budget: float = 0.045,
+                 clock: Clock = time.process_time, seed: int = 0) -> None:
         super().__init__(factor, candidates, time_budget, clock)
+        self.samples = samples
+        self.horizon = horizon
+        self.seed = seed
+
+    def __repr__(self) -> str:
+        return (f"{type(self).__name__}(factor={self.factor!r}, candidates={self.candidates!r}, "
+                f"samples={self.samples!r}, horizon={self.horizon!r}, "
+                f"time_budget={self.time_budget!r})")
+
+    def choose(self, grid: Sequence[int | None], card: int, called: Sequence[int]) -> int:
+        clock = self.clock
+        start = clock()
+        counts = unseen_counts(called)
+        draws = CELLS - len(called)
+        contents = _line_contents(grid)
+        gains = self._gains(grid, contents, card, self._valuer(_tails(counts, draws)))
+        gains.sort(key=lambda t: (-t[0], t[1]))
+        if draws == 0 or len(gains) == 1 or self.candidates <= 1 or self.samples < 1:
+            return gains[0][1]
+        cells = [cell for _gain, cell in gains[: self.candidates]]
+        starts = []
+        for cell in cells:
+            after = list(grid)
+            after[cell] = card
+            starts.append((after, _line_contents(after)))
+        horizon = min(self.horizon, draws)
+        unseen = [v for v in range(1, 14) for _ in range(counts[v])]
+        dice = random.Random(f"{self.seed}:{','.join(map(str, called))}")
+        # lines with fewer than 2 cards barely feel a few imagined numbers: they
+        # are valued with the odds of the cards unseen now, shared by every sample
+        sparse = [self._valuer(_tails(counts, draws - 1 - k)) for k in range(horizon)]
+        totals = [0.0] * len(cells)
+        deadline = start + self.time_budget
+        searched = clock()
+        rounds = 0
+        for _sample in range(self.samples):
+            now = clock()
+            if now > deadline or (rounds and now + (now - searched) / rounds > deadline):
+                break  # the next round would not fit in the budget
+            numbers = dice.sample(unseen, horizon)
+            left = list(counts)
+            valuers = []  # the odds after each imagined number
+            for k, number in enumerate(numbers):
+                left[number] -= 1
+                valuers.append(self._valuer(_tails(left, draws - 1 - k), sparse[k]))
+            for i, (after, after_contents) in enumerate(starts):
+                path, lines = list(after), list(after_contents)
+                for number, value in zip(numbers, valuers, strict=True):
+                    cell = _best_cell(path, lines, number, value)
+                    path[cell] = number
+                    for line in CELL_LINES[cell]:
+                        lines[line] = tuple(sorted((*lines[line], number)))
+                final = valuers[-1]
+                totals[i] += sum(final(content) * weight
+                                 for content, weight in zip(lines, _LINE_WEIGHTS, strict=True))
+            rounds += 1
+        if not rounds:
+            return gains[0][1]
+        return cells[max(range(len(cells)), key=lambda i: (totals[i], -i))]
 
 
 class CarelessBot(Bot):
@@ -359,22 +475,23 @@ BOTS = {"random": RandomBot, "greedy": GreedyBot, "strong": StrongBot}
 
 def _describe(figures: Mapping[str, float]) -> str:
     return _("Averages {mean} points over {deals} seeded deals; thinks {ms} ms a number "
-             "(median, one core).").format(mean=round(figures["mean"]),
-                                          deals=f"{figures['deals']:,.0f}",
-                                          ms=f"{figures['ms']:.1f}")
+             "(median, one core).").format(mean=format_number(figures["mean"]),
+                                          deals=format_number(figures["deals"]),
+                                          ms=format_number(figures["ms"], 1))
 
 
-#: What ``bench/matematiko_bots.py`` measured for each level (1,000 deals, CPU time).
+#: What ``bench/levels.py --only matematiko`` measured for each level (1,000 seeded
+#: deals; ``ms``: median CPU time a number, one core).
 LEVEL_FIGURES: dict[str, dict[str, float]] = {
-    "easy": {"mean": 232.3, "deals": 1000, "ms": 0.24},
-    "medium": {"mean": 284.9, "deals": 1000, "ms": 0.30},
-    "hard": {"mean": 338.6, "deals": 1000, "ms": 0.38},
-    "expert": {"mean": 387.3, "deals": 1000, "ms": 10.8},
+    "easy": {"mean": 232.3, "deals": 1000, "ms": 0.18},
+    "medium": {"mean": 284.9, "deals": 1000, "ms": 0.21},
+    "hard": {"mean": 338.6, "deals": 1000, "ms": 0.23},
+    "expert": {"mean": 394.4, "deals": 1000, "ms": 27.2},
 }
 
 # The ladder: the quick target-odds evaluation (no lookahead, under 1 ms a number)
-# with fewer and fewer careless placements, then the widest search. The mistake
-# rates put the levels' means about 45 points apart (bench/levels.py).
+# with fewer and fewer careless placements, then the Monte Carlo search. The
+# mistake rates put the levels' means about 50 points apart (bench/levels.py).
 _LEVEL_BOTS: dict[str, Callable[[int, Clock], Bot]] = {
     "easy": lambda seed, clock: CarelessBot(StrongBot(candidates=1, clock=clock),
                                             mistakes=0.32, seed=seed),
@@ -382,8 +499,8 @@ _LEVEL_BOTS: dict[str, Callable[[int, Clock], Bot]] = {
                                               mistakes=0.18, seed=seed),
     "hard": lambda seed, clock: CarelessBot(StrongBot(candidates=1, clock=clock),
                                             mistakes=0.06, seed=seed),
-    # target odds with one number of lookahead over 12 cells, 45 ms a number at most
-    "expert": lambda seed, clock: ExpertBot(clock=clock),
+    # Monte Carlo lookahead over the 6 best cells, 45 ms a number at most
+    "expert": lambda seed, clock: ExpertBot(clock=clock, seed=seed),
 }
 
 #: The levels a set-up panel offers, weakest first.

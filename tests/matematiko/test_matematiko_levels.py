@@ -5,8 +5,18 @@ from __future__ import annotations
 import pytest
 
 from mathgames.core.levels import LEVEL_NAMES, TickingClock
-from mathgames.matematiko.bots import LEVELS, StrongBot, play_deal
+from mathgames.matematiko.bots import (
+    CELLS,
+    LEVELS,
+    ExpertBot,
+    StrongBot,
+    _best_cell,
+    _line_contents,
+    _tails,
+    play_deal,
+)
 from mathgames.matematiko.deck import shuffled_deck
+from mathgames.matematiko.odds import unseen_counts
 
 
 def frozen() -> float:
@@ -110,3 +120,55 @@ def test_the_set_up_panel_offers_every_level_and_describes_each():
         assert level.description in app.level_help.value
     app.start_button.click()
     assert app.match.names == ["Player 1", "hard bot", "expert bot"]
+
+
+def test_the_expert_plays_its_samples_in_rounds_on_the_clock():
+    # a frozen clock: one reading to start, one before the search, one per round
+    grid, card, called = positions(2)[1]
+    readings = []
+    for samples in (1, 5):
+        clock = TickingClock(0.0)
+        ExpertBot(samples=samples, clock=clock).choose(grid, card, called)
+        readings.append(clock.readings)
+    assert readings == [1 + 1 + 1, 1 + 1 + 5]
+
+
+def test_the_expert_is_reproducible_and_falls_back_to_the_evaluation():
+    plain = StrongBot(candidates=1)
+    for grid, card, called in positions(3):
+        bot = ExpertBot(clock=frozen, seed=5)
+        cell = bot.choose(grid, card, called)
+        assert cell == ExpertBot(clock=frozen, seed=5).choose(grid, card, called)
+        assert grid[cell] is None
+        # without samples or with one candidate: the evaluation's own choice
+        for lazy in (ExpertBot(samples=0), ExpertBot(candidates=1)):
+            assert lazy.choose(grid, card, called) == plain.choose(grid, card, called)
+
+
+def test_the_expert_places_imagined_numbers_as_the_evaluation_does():
+    # the fast per-line placement used in the samples equals the reference gains
+    bot = StrongBot(candidates=1)
+    for grid, card, called in positions(4):
+        counts = unseen_counts(called)
+        value = bot._valuer(_tails(counts, CELLS - len(called)))
+        contents = _line_contents(grid)
+        gains = bot._gains(grid, contents, card, value)
+        best = max(gain for gain, _cell in gains)
+        first = next(cell for gain, cell in gains if gain == best)
+        assert _best_cell(grid, contents, card, value) == first
+
+
+def test_level_descriptions_write_numbers_in_the_visitors_format() -> None:
+    from mathgames.core.i18n import set_language
+    from mathgames.matematiko.bots import LEVELS
+
+    previous = set_language("cs")
+    try:
+        czech = LEVELS["expert"].description
+    finally:
+        set_language(previous)
+    english = LEVELS["expert"].description
+    assert "1\xa0000" in czech and "1,000" not in czech  # Czech groups thousands with a space
+    assert "1,000" in english
+    ms = LEVELS["expert"].figures["ms"]
+    assert f"{ms:.1f}".replace(".", ",") in czech  # and writes a decimal comma
