@@ -31,7 +31,7 @@ from abc import ABC, abstractmethod
 from collections import deque
 from collections.abc import Callable, Mapping
 
-from mathgames.core.i18n import translator
+from mathgames.core.i18n import format_number, translator
 from mathgames.core.levels import Clock, Level
 from mathgames.halma.game import PASS, Game, Move, pair_moves, shortest_path
 
@@ -353,8 +353,8 @@ BOT_KINDS = {"greedy": GreedyBot, "search": SearchBot, "random": RandomBot}
 # -- levels --------------------------------------------------------------------------
 
 def _describe(figures: Mapping[str, float]) -> str:
-    values = {"rate": round(figures["rate"]), "games": f"{figures['games']:,.0f}",
-              "ms": f"{figures['ms']:.1f}"}
+    values = {"rate": format_number(figures["rate"]), "games": format_number(figures["games"]),
+              "ms": format_number(figures["ms"], 1)}
     if figures.get("below"):
         return _("Wins {rate}% of {games} two-player Halma games against the level below; "
                  "{ms} ms a move (median, one core).").format(**values)
