@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from mathgames.core.i18n import format_number
 from mathgames.core.levels import TickingClock
 from mathgames.halma.bots import LEVELS
 from mathgames.halma.game import Game
@@ -17,8 +18,8 @@ def test_the_registry_offers_easy_medium_hard_with_measured_words():
     assert list(LEVELS) == ["easy", "medium", "hard"]
     for name, level in LEVELS.items():
         assert level.name == name
-        assert f"{round(level.figures['rate'])}%" in level.description
-        assert f"{level.figures['ms']:.1f} ms" in level.description
+        assert f"{format_number(level.figures['rate'])}%" in level.description
+        assert f"{format_number(level.figures['ms'], 1)} ms" in level.description
 
 
 @pytest.mark.parametrize(("board", "players"), [("star", 2), ("halma", 2), ("star", 3)])
