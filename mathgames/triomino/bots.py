@@ -390,8 +390,10 @@ class PlannerBot(Bot):
 
     It ranks its placements with :class:`CautiousBot` and keeps the best ``keep``.
     Then, ``samples`` times, it deals the tiles it has not seen at random (the next
-    player's hand only from tiles :func:`hand_candidates` allows; the pool in a random
-    order), and for each kept placement plays the round on with greedy players for
+    player's hand only from tiles :func:`hand_candidates` allows, and without a tile
+    that would have earned them ``read_margin`` points more than their latest
+    placement, see :func:`_skipped_bonuses`; the pool in a random order), and for
+    each kept placement plays the round on with greedy players for
     ``horizon`` turns. A placement's worth is the mean of its points minus the best
     opponent's over those playouts, less ``hand_weight`` times the value it would
     still hold beyond the opponent's, plus ``prior_weight`` times the cautious score.
@@ -425,6 +427,7 @@ class PlannerBot(Bot):
         return f"PlannerBot(seed={self.seed})"
 
     def choose(self, game: Game) -> Action:
+        self.last_samples = 0
         placements = game.legal_placements()
         if not placements:
             return _fallback(game)
