@@ -47,7 +47,11 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from mathgames.app.page_client import PageVisit, visit  # noqa: E402
-from mathgames.app.serve import default_max_kernels, server_command  # noqa: E402
+from mathgames.app.serve import (  # noqa: E402
+    default_max_kernels,
+    default_render_slots,
+    server_command,
+)
 
 KEEP_LOGS = os.environ.get("MATHGAMES_LOAD_LOGS", "")  # a folder to keep the servers' logs in
 GAME_PAGES = ["matematiko.ipynb", "triomino.ipynb", "halma.ipynb", "chinese_checkers.ipynb"]
@@ -104,12 +108,13 @@ class Sampler:
 class AppServer:
     """The ``make app`` command on a copy of notebooks/, on a free loopback port."""
 
-    def __init__(self, workdir: Path, max_kernels: int | None) -> None:
+    def __init__(self, workdir: Path, max_kernels: int | None, fork: bool = True) -> None:
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.log = (workdir / f"server-{self.port}.log").open("w")
         self.process = subprocess.Popen(
-            server_command(workdir / "notebooks", self.port, max_kernels=max_kernels),
+            server_command(workdir / "notebooks", self.port, max_kernels=max_kernels,
+                           fork_kernels=fork),
             stdout=self.log, stderr=subprocess.STDOUT, start_new_session=True, cwd=ROOT)
         deadline = time.monotonic() + 120
         while time.monotonic() < deadline:
@@ -196,13 +201,13 @@ async def main_async(args: argparse.Namespace) -> None:
     lone: list[float] = []
     try:
         if args.single:
-            server = AppServer(workdir, args.max_kernels)
+            server = AppServer(workdir, args.max_kernels, not args.no_fork)
             try:
                 lone = await single(server, args.single)
             finally:
                 server.stop()
         for n in args.sizes:
-            server = AppServer(workdir, args.max_kernels)
+            server = AppServer(workdir, args.max_kernels, not args.no_fork)
             try:
                 row = await classroom(server, n, args.timeout)
             finally:
@@ -216,7 +221,9 @@ async def main_async(args: argparse.Namespace) -> None:
     load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
     print()
     print(f"Classroom load on {os.cpu_count()} cores (load average {load:.1f} at the end), "
-          f"kernel cap {cap}; game pages in turn: {', '.join(GAME_PAGES)}")
+          f"kernel cap {cap}, {default_render_slots()} pages rendered at once, kernels "
+          f"{'started anew' if args.no_fork else 'forked from a warm template'}; "
+          f"game pages in turn: {', '.join(GAME_PAGES)}")
     print("usable: the page's HTML received and its widgets' state arrived over the kernel's"
           " websocket; CPU s per served page (psutil)")
     if lone:
@@ -238,6 +245,8 @@ def main() -> None:
     parser.add_argument("--sizes", type=int, nargs="+", default=[30, 60, 100])
     parser.add_argument("--single", type=int, default=20,
                         help="pages opened one by one on an idle server first (0: none)")
+    parser.add_argument("--no-fork", action="store_true",
+                        help="start every kernel anew (the server's --no-fork), to compare")
     parser.add_argument("--max-kernels", type=int, default=None,
                         help="the server's kernel cap (default: the app's own default)")
     parser.add_argument("--timeout", type=float, default=300,

@@ -2,22 +2,30 @@
 
     .venv/bin/python bench/halma.py            # the full run (about 25 minutes)
     .venv/bin/python bench/halma.py --quick    # a small run (about a minute)
+    .venv/bin/python bench/halma.py --only 4   # section 4 alone (about a minute)
 
 1. Legal-move generation over recorded mid-game positions of each board
    (1,000 each; 100 with --quick): the engine (full moves with shortest paths,
    and the bots' (from, to) fast path) against the reference breadth-first
    search over sets of cells in bench/halma_reference.py, which also checks
-   that both find exactly the same moves.
+   that both find exactly the same moves (and so do the bitboard and the fast engine).
 2. The search bot against the greedy bot, two players, 200 games per board
    (10 with --quick), each side starting half the games.
 3. The solitaire-crossing solver: re-finding the stored best crossings.
 4. Uniformly random playouts (two players, at most 200 plies) per CPU second,
    side by side in one run: the game's own path (``RandomBot`` and
    ``Game.play``), the byte-board generator (``pair_moves``) in a bare loop, the
-   bitboard engine (:func:`mathgames.halma.bitboard.random_playout`) and, when
-   ``open_spiel`` is importable, OpenSpiel's C++ ``chinese_checkers`` through
-   its Python binding (an optional bench dependency: ``pip install open_spiel``;
-   the bench says so when it is absent). Best of 3 interleaved rounds.
+   bitboard engine (:func:`mathgames.halma.bitboard.random_playout`), the fast
+   engine (:mod:`mathgames.halma.fastplay`, compiled by numba when it is
+   installed, else its plain-Python kernel: the table says which) and, when
+   ``open_spiel`` is importable, OpenSpiel's C++ ``chinese_checkers`` twice:
+   driven from Python through its binding (``legal_actions``, ``apply_action``),
+   and its random rollouts run inside C++ (``RandomRolloutEvaluator`` under a
+   one-simulation ``MCTSBot``). Both are optional bench dependencies
+   (``pip install -e ".[bench]"``); the bench says when one is absent. OpenSpiel
+   plays with ``max_moves=200``, its cap of 200 turns (it counts each hop of a
+   jump chain as an action). Best of 3 interleaved rounds; the fast engine is
+   warmed up (compiled, or loaded from numba's cache) before the clock starts.
 """
 
 from __future__ import annotations
@@ -37,6 +45,7 @@ from halma_reference import reference_moves
 
 from mathgames.halma.bitboard import BitBoard, random_playout
 from mathgames.halma.bots import GreedyBot, RandomBot, SearchBot
+from mathgames.halma.fastplay import FastEngine, engine_mode
 from mathgames.halma.game import Game, pair_moves
 from mathgames.halma.solutions import HOW_FOUND, SOLUTIONS
 from mathgames.halma.solver import advance_lower_bound, parity_lower_bound, solve_crossing
@@ -88,6 +97,8 @@ def bench_movegen(board: str, count: int, rounds: int = 7) -> dict[str, float]:
                 0 if b in topo.neighbours[a] else len(move.path) - 1)
         assert mine == ref, f"engine and reference differ:\n{game.position_text()}"
         assert set(BitBoard.of(board).pair_moves_of_game(game)) == set(game.pair_moves())
+        assert set(FastEngine.of(board, game.players).pair_moves(game)) == set(
+            game.pair_moves())
     moves = sum(len(g.pair_moves()) for g in positions)
     bb = BitBoard.of(board)
     bit_inputs = [(bb.mask(c for cells in g.cells for c in cells), g.cells[g.to_move],
@@ -182,29 +193,56 @@ def byte_playout(board: str, rng: random.Random, turns: int = 200) -> int:
 
 
 def openspiel_playouts(count: int, rng: random.Random, turns: int = 200):
-    """OpenSpiel's C++ chinese_checkers (2 players): random playouts, or None if absent."""
+    """OpenSpiel's C++ chinese_checkers (2 players) driven from Python: a function playing
+    ``count`` random games of at most ``turns`` turns, or None if OpenSpiel is absent."""
     try:
         import pyspiel
     except ImportError:
         return None
-    game = pyspiel.load_game("chinese_checkers")
+    game = pyspiel.load_game("chinese_checkers", {"max_moves": turns})
 
     def run() -> int:
-        plies = 0
+        actions = 0
         for _ in range(count):
             state = game.new_initial_state()
-            for _ply in range(turns):
-                if state.is_terminal():
-                    break
+            while not state.is_terminal():
                 state.apply_action(rng.choice(state.legal_actions()))
-                plies += 1
-        return plies
+                actions += 1
+        return actions
     return run
+
+
+def openspiel_cpp_rollouts(count: int, seed: int, turns: int = 200):
+    """OpenSpiel's random rollouts inside C++: one ``MCTSBot`` simulation whose leaf is
+    the start, valued by ``count`` rollouts of ``RandomRolloutEvaluator``; None if
+    OpenSpiel (or this API of it) is absent."""
+    try:
+        import pyspiel
+        game = pyspiel.load_game("chinese_checkers", {"max_moves": turns})
+        evaluator = pyspiel.RandomRolloutEvaluator(count, seed)
+        bot = pyspiel.MCTSBot(game, evaluator, 2.0, 1, 1000, False, seed, False)
+    except (ImportError, AttributeError, TypeError):
+        return None
+
+    def run() -> None:
+        bot.step(game.new_initial_state())
+    return run
+
+
+SPIEL = "OpenSpiel C++, driven from Python"
+SPIEL_CPP = "OpenSpiel C++, rollouts in C++"
 
 
 def bench_playouts(quick: bool) -> None:
     count = 20 if quick else 200
     rng = random.Random(2026)
+    engine = FastEngine.of("star", 2)
+    fast = f"fast engine ({'numba' if engine.jit else 'pure Python'})"
+    start = time.process_time()
+    engine.plies(1)  # compiles the kernel, or loads it from numba's cache
+    warm_up = time.process_time() - start
+    fast_count = count * (25 if engine.jit else 1)
+    seeds = iter(range(1, 10**6))
     contenders = {
         "game API (RandomBot + Game.play)": (max(count // 10, 2),
                                              lambda n: sum(game_playout("star", rng)
@@ -213,32 +251,47 @@ def bench_playouts(quick: bool) -> None:
                                                                    for _ in range(n))),
         "bitboard engine (random_playout)": (count, lambda n: sum(
             random_playout("star", 2, 200, rng=rng).plies for _ in range(n))),
+        fast: (fast_count, lambda n: engine.plies(n, 200, seed=next(seeds))),
     }
     spiel = openspiel_playouts(count * 10, rng)
     if spiel is not None:
-        contenders["OpenSpiel C++ chinese_checkers"] = (count * 10, lambda n: spiel())
-    best = {}
+        contenders[SPIEL] = (count * 10, lambda n: spiel())
+    spiel_cpp = openspiel_cpp_rollouts(count * 25, seed=2026)
+    if spiel_cpp is not None:
+        contenders[SPIEL_CPP] = (count * 25, lambda n: spiel_cpp())
+    best: dict[str, tuple[float, float | None]] = {}
     for _round in range(3):
         for name, (n, run) in contenders.items():
             start = time.process_time()
             plies = run(n)
             seconds = time.process_time() - start
             rate = n / seconds
-            if rate > best.get(name, (0, 0))[0]:
-                best[name] = (rate, plies / seconds)
-    print(f"{'contender (star, 2 players)':34} {'playouts/s':>10} {'plies/s':>9} "
-          f"{'vs OpenSpiel':>12}")
-    spiel_rate = best.get("OpenSpiel C++ chinese_checkers", (None,))[0]
+            if rate > best.get(name, (0.0, None))[0]:
+                best[name] = (rate, None if plies is None else plies / seconds)
+    references = [name for name in (SPIEL, SPIEL_CPP) if name in best]
+    print((f"{'contender (star, 2 players)':34} {'playouts/s':>10} {'plies/s':>9} "
+           + " ".join(f"{'vs ' + ('Python-driven' if r == SPIEL else 'C++ rollouts'):>16}"
+                      for r in references)).rstrip())
     for name, (rate, plies) in best.items():
-        share = f"{rate / spiel_rate:11.1%}" if spiel_rate else f"{'-':>11}"
-        print(f"{name:34} {rate:10.1f} {plies:9.0f} {share:>12}")
+        shares = " ".join(f"{rate / best[r][0]:16.1%}" for r in references)
+        shown = f"{plies:9.0f}" if plies is not None else f"{'-':>9}"
+        print(f"{name:34} {rate:10.1f} {shown} {shares}")
+    print(f"   fast engine: {engine_mode(engine.jit)}; warmed up before the clock started "
+          f"({warm_up:.2f} s of CPU: compiling or loading numba's cache, unless an earlier "
+          "section did)")
+    print("   plies/s: turns for ours; actions for OpenSpiel (each hop of a jump chain is one)")
     if spiel is None:
-        print("   OpenSpiel is not installed (optional: .venv/bin/pip install open_spiel): "
-              "its column is missing")
-    else:
-        ours = best["bitboard engine (random_playout)"][0]
-        print(f"   target: the bitboard engine at least half of OpenSpiel's playouts/s: "
-              f"{'ok' if ours >= spiel_rate / 2 else 'MISSED'} ({ours / spiel_rate:.1%})")
+        print("   OpenSpiel is not installed (optional: .venv/bin/pip install -e \".[bench]\"): "
+              "its rows are missing")
+    elif spiel_cpp is None:
+        print("   OpenSpiel's MCTSBot / RandomRolloutEvaluator binding is missing: "
+              "no C++-rollout row")
+    if references:
+        ours = best[fast][0]
+        verdict = ", ".join(
+            f"{ours / best[r][0]:.1%} of {r} ({'ok' if ours >= best[r][0] / 2 else 'MISSED'})"
+            for r in references)
+        print(f"   target, at least half of OpenSpiel's playouts/s: {verdict}")
 
 
 def main() -> None:
@@ -246,7 +299,14 @@ def main() -> None:
     parser.add_argument("--quick", action="store_true", help="a small run")
     parser.add_argument("--budget", type=float, default=0.05,
                         help="the search bot's seconds per move (default 0.05)")
+    parser.add_argument("--only", type=int, choices=[4],
+                        help="run only this section (4: the random playouts)")
     args = parser.parse_args()
+    if args.only == 4:
+        print("4. Random playouts (uniform over legal moves, at most 200 plies), CPU time, "
+              "best of 3 interleaved rounds")
+        bench_playouts(args.quick)
+        return
     count = 100 if args.quick else 1000
     games = 10 if args.quick else 200
 
@@ -261,8 +321,8 @@ def main() -> None:
               f"{t['engine legal_moves']:12.0f} {t['engine legal_moves'] / ref:8.1f}x "
               f"{t['engine pair_moves']:11.0f} {t['engine pair_moves'] / ref:8.1f}x "
               f"{t['bitboard pair_moves']:9.0f} {t['bitboard pair_moves'] / ref:8.1f}x")
-    print("   (the engine, the bitboard engine and the reference found the same moves in "
-          "every position)")
+    print("   (the engine, the bitboard engine, the fast engine and the reference found the "
+          "same moves in every position)")
     print()
     print(f"2. Search bot ({args.budget} s a move) against the greedy bot, 2 players, "
           f"{games} games per board")

@@ -13,6 +13,12 @@ times include 30 pages' worth of browser work that a classroom's own devices wou
 
     .venv/bin/python bench/voila_load.py            # N = 1, 10, 30
     .venv/bin/python bench/voila_load.py --sizes 1 5 --pages matematiko.ipynb
+    .venv/bin/python bench/voila_load.py --single 20 --sizes   # one student, 20 visits
+
+``--single K`` first measures one student on the idle server, K visits (the four
+games in turn), each in a fresh browser (empty cache): the game page opened
+directly (a bookmark, a link from elsewhere), and the way a class arrives, the
+landing page first (the address the teacher gives), then a game from it.
 
 MATHGAMES_LOAD_SHOTS=dir keeps a screenshot of every page that did not render, and
 MATHGAMES_LOAD_LOG=file keeps the server's log.
@@ -172,6 +178,34 @@ async def run_round(browser: object, base: str, server: psutil.Process, pages: l
     }
 
 
+async def single_student(browser: object, base: str, pages: list[str], visits: int,
+                         ) -> dict[str, list[float]]:
+    """One student at a time: seconds until the board is drawn, cold and via the landing page."""
+    found: dict[str, list[float]] = {"direct": [], "landing": []}
+    for i in range(visits):
+        url = f"{base}/voila/render/{pages[i % len(pages)]}"
+        _, done, why, context = await open_page(browser, url, ".mathgames-board")
+        await context.close()
+        if why:
+            print("  not rendered:", why, flush=True)
+        else:
+            found["direct"].append(done)
+        context = await browser.new_context(viewport={"width": 1280, "height": 900})
+        page = await context.new_page()
+        await page.goto(f"{base}/voila/render/index.ipynb", wait_until="domcontentloaded")
+        await page.wait_for_selector(f"a[href^='{pages[i % len(pages)]}']", state="visible",
+                                     timeout=300_000)
+        start = time.perf_counter()
+        await page.click(f"a[href^='{pages[i % len(pages)]}']")
+        await page.wait_for_selector(".mg-start", state="visible", timeout=300_000)
+        await page.click(".mg-start", timeout=300_000)
+        await page.wait_for_selector(".mathgames-board", state="visible", timeout=300_000)
+        found["landing"].append(time.perf_counter() - start)
+        await context.close()
+        await asyncio.sleep(1)
+    return found
+
+
 async def main_async(args: argparse.Namespace) -> None:
     workdir = Path(tempfile.mkdtemp(prefix="mathgames-load-"))
     shutil.copytree(ROOT / "notebooks", workdir / "notebooks")
@@ -196,6 +230,8 @@ async def main_async(args: argparse.Namespace) -> None:
         rows = []
         async with async_playwright() as playwright:
             browser = await playwright.chromium.launch(executable_path=chromium, args=FLAGS)
+            single = (await single_student(browser, base, args.pages, args.single)
+                      if args.single else None)
             for n in args.sizes:
                 rounds = [("bare button", ["bare_button.ipynb"], ".widget-button"),
                           ("game pages", args.pages, ".mathgames-board")]
@@ -231,6 +267,15 @@ async def main_async(args: argparse.Namespace) -> None:
               f" {row['page95']:>9.2f} {row['p50']:>10.2f} {row['p95']:>10.2f} {row['max']:>7.2f}"
               f" {row['kernels']:>8} {row['rss']:>8.1f} {row['uss']:>8.1f}"
               f" {row['cpu_server']:>13.1f} {row['cpu_browser']:>14.1f}")
+    if single:
+        print(f"One student on the idle server, {args.single} visits (the games in turn), each"
+              " in a fresh browser: seconds until the board is drawn")
+        for what, label in (("direct", "the game page opened directly"),
+                            ("landing", "from the landing page (click, Start, board)")):
+            times = single[what]
+            if times:
+                print(f"  {label:45} p50 {statistics.median(times):.2f}  p95 "
+                      f"{percentile(times, 0.95):.2f}  max {max(times):.2f}  ({len(times)} visits)")
     bare = [r for r in rows if r["what"] == "bare button"]
     games = [r for r in rows if r["what"] == "game pages"]
     for b, g in zip(bare, games, strict=False):  # --no-bare leaves no pairs
@@ -239,7 +284,9 @@ async def main_async(args: argparse.Namespace) -> None:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--sizes", type=int, nargs="+", default=[1, 10, 30])
+    parser.add_argument("--sizes", type=int, nargs="*", default=[1, 10, 30])
+    parser.add_argument("--single", type=int, default=0,
+                        help="first, one student K times on the idle server")
     parser.add_argument("--pages", nargs="+", default=GAME_PAGES)
     parser.add_argument("--no-bare", action="store_true", help="skip the bare-notebook rounds")
     asyncio.run(main_async(parser.parse_args()))

@@ -5,7 +5,14 @@ What a browser does for a Voila page, reduced to the network: ``GET`` the page
 kernel's websocket and ask for the widgets' state the way the widget manager
 does (a ``jupyter.widget.control`` comm and ``request_states``). The page is
 usable when that state arrives. ``bench/classroom_load.py`` and the security
-tests use it; it speaks through tornado's HTTP and websocket clients.
+tests use it; it speaks through tornado's HTTP and websocket clients, in the
+websocket protocol a browser's page uses (``v1.kernel.websocket.jupyter.org``:
+binary frames the server passes on without decoding), or the older JSON one.
+
+>>> frame = encode_v1(message("kernel_info_request", "shell", session="s"))
+>>> decoded = decode_v1(frame)
+>>> decoded["channel"], decoded["msg_type"], decoded["content"]
+('shell', 'kernel_info_request', {})
 
 >>> kernel_id_of('..."kernelId": "0b6e9f5c-1d1e-4f6a-9a57-0c9f0f5d7e11", ...')
 '0b6e9f5c-1d1e-4f6a-9a57-0c9f0f5d7e11'
@@ -29,7 +36,11 @@ from urllib.parse import urlencode
 from tornado.httpclient import AsyncHTTPClient, HTTPClientError, HTTPRequest
 from tornado.websocket import WebSocketClientConnection, websocket_connect
 
-__all__ = ["PageVisit", "kernel_id_of", "message", "visit"]
+__all__ = ["V1_PROTOCOL", "PageVisit", "decode_v1", "encode_v1", "kernel_id_of", "message",
+           "visit"]
+
+#: The kernel websocket protocol of JupyterLab's and Voila's pages.
+V1_PROTOCOL = "v1.kernel.websocket.jupyter.org"
 
 _KERNEL_ID = re.compile(r'"kernelId":\s*"([0-9a-f-]{36})"')
 
@@ -52,6 +63,32 @@ def message(msg_type: str, channel: str, content: dict[str, Any] | None = None,
     }
 
 
+def encode_v1(msg: dict[str, Any]) -> bytes:
+    """A message as a v1 websocket frame: offsets, channel, header, parent, metadata, content."""
+    parts = [msg["channel"].encode()] + [
+        json.dumps(msg[key]).encode()
+        for key in ("header", "parent_header", "metadata", "content")]
+    offsets = [8 * (len(parts) + 2)]
+    for part in parts:
+        offsets.append(offsets[-1] + len(part))
+    return b"".join([len(offsets).to_bytes(8, "little"),
+                     *(o.to_bytes(8, "little") for o in offsets), *parts])
+
+
+def decode_v1(frame: bytes) -> dict[str, Any]:
+    """A v1 websocket frame as a message dict (with ``msg_type`` at the top, as the JSON one)."""
+    count = int.from_bytes(frame[:8], "little")
+    offsets = [int.from_bytes(frame[8 * (i + 1):8 * (i + 2)], "little") for i in range(count)]
+    parts = [frame[offsets[i]:offsets[i + 1]] for i in range(count - 1)]
+    msg: dict[str, Any] = {"channel": parts[0].decode()}
+    for key, part in zip(("header", "parent_header", "metadata", "content"), parts[1:5],
+                         strict=False):
+        msg[key] = json.loads(part)
+    msg["buffers"] = parts[5:]
+    msg["msg_type"] = msg.get("header", {}).get("msg_type")
+    return msg
+
+
 @dataclass
 class PageVisit:
     """One visit: the page's answer, its kernel, and when each step finished."""
@@ -69,6 +106,7 @@ class PageVisit:
     error: str = ""
     ws: WebSocketClientConnection | None = None
     session: str = field(default_factory=lambda: uuid.uuid4().hex)
+    v1: bool = True  # the browser's websocket protocol (False: the older JSON one)
 
     @property
     def busy(self) -> bool:
@@ -80,7 +118,10 @@ class PageVisit:
 
     async def send(self, msg: dict[str, Any]) -> None:
         assert self.ws is not None
-        await self.ws.write_message(json.dumps(msg))
+        if self.v1:
+            await self.ws.write_message(encode_v1(msg), binary=True)
+        else:
+            await self.ws.write_message(json.dumps(msg))
 
     async def receive(self, timeout: float) -> dict[str, Any] | None:
         """The next message from the kernel, or ``None`` when the socket closed."""
@@ -88,6 +129,8 @@ class PageVisit:
         raw = await asyncio.wait_for(self.ws.read_message(), timeout)
         if raw is None:
             return None
+        if self.v1 and isinstance(raw, bytes):
+            return decode_v1(raw)
         if isinstance(raw, bytes):  # a message with buffers: offsets, then the JSON part
             count = int.from_bytes(raw[:4], "big")
             offsets = [int.from_bytes(raw[4 * (i + 1):4 * (i + 2)], "big") for i in range(count)]
@@ -136,13 +179,14 @@ def _keep_cookies(visit: PageVisit, headers: Any) -> None:
 
 
 async def visit(base_url: str, path: str, *, timeout: float = 300,
-                cookies: dict[str, str] | None = None, keep_open: bool = False) -> PageVisit:
+                cookies: dict[str, str] | None = None, keep_open: bool = False,
+                v1: bool = True) -> PageVisit:
     """Open a page like a browser and wait until its widgets' state arrives.
 
     With ``keep_open`` the kernel's websocket stays open (the student stays on the
     page); close it with :meth:`PageVisit.close`.
     """
-    result = PageVisit(base_url, path, cookies=dict(cookies or {}))
+    result = PageVisit(base_url, path, cookies=dict(cookies or {}), v1=v1)
     start = time.monotonic()
     try:
         reply = await AsyncHTTPClient().fetch(HTTPRequest(
@@ -163,7 +207,10 @@ async def visit(base_url: str, path: str, *, timeout: float = 300,
                   + f"/api/kernels/{result.kernel_id}/channels?session_id={result.session}")
         result.ws = await websocket_connect(HTTPRequest(
             ws_url, headers={"Cookie": result.cookie_header()},
-            connect_timeout=timeout, request_timeout=timeout))
+            connect_timeout=timeout, request_timeout=timeout),
+            subprotocols=[V1_PROTOCOL] if v1 else None)
+        if v1 and result.ws.selected_subprotocol != V1_PROTOCOL:
+            result.v1 = False  # the server chose the older protocol
         comm_id = uuid.uuid4().hex
         await result.send(message("comm_open", "shell", {
             "comm_id": comm_id, "target_name": "jupyter.widget.control", "data": {}},

@@ -34,10 +34,12 @@ from pathlib import Path
 from typing import Any
 
 __all__ = [
+    "FORK_PROVISIONER",
     "KERNEL_BUDGET_MIB",
     "SERVER_SETTINGS",
     "app_config",
     "default_max_kernels",
+    "default_render_slots",
     "lab_command",
     "main",
     "server_command",
@@ -72,6 +74,10 @@ SERVER_SETTINGS: dict[str, dict[str, object]] = {
     },
 }
 
+#: The kernel provisioner that forks kernels from a warm template (an entry point of
+#: this package, see pyproject.toml).
+FORK_PROVISIONER = "mathgames-fork"
+
 #: Memory set aside per open page when the cap comes from the computer's memory: a game
 #: page's kernel uses about 60 MiB, a lesson with charts about twice that.
 KERNEL_BUDGET_MIB = 150
@@ -93,8 +99,19 @@ def default_max_kernels(total_bytes: int | None = None) -> int:
     return max(4, int(total_bytes / 2 // (KERNEL_BUDGET_MIB * 2**20)))
 
 
+def default_render_slots(cores: int | None = None) -> int:
+    """Pages rendered at once by default: two per core (a class arriving at once is served
+    in order, so most students get their page sooner; the last ones no later).
+
+    >>> default_render_slots(2), default_render_slots(8)
+    (4, 16)
+    """
+    return 2 * (cores or os.cpu_count() or 2)
+
+
 def server_command(root: Path, port: int, *, classroom: bool = False,
-                   max_kernels: int | None = None, ip: str | None = None) -> list[str]:
+                   max_kernels: int | None = None, ip: str | None = None,
+                   fork_kernels: bool = True) -> list[str]:
     """The command line of the app's server (``make app``) for a notebooks folder.
 
     A class password goes through the ``MATHGAMES_PASSWORD`` environment variable,
@@ -108,6 +125,8 @@ def server_command(root: Path, port: int, *, classroom: bool = False,
         cmd += ["--ip", ip]
     if max_kernels is not None:
         cmd += ["--max-kernels", str(max_kernels)]
+    if not fork_kernels:
+        cmd.append("--no-fork")
     return cmd
 
 
@@ -122,10 +141,13 @@ def lab_command(root: Path, port: int, token: str) -> list[str]:
 
 
 def app_config(root: Path, port: int, ip: str, max_kernels: int, class_url: str = "",
-               hashed_password: str = "") -> Any:
+               hashed_password: str = "", fork_kernels: bool = True,
+               render_slots: int | None = None) -> Any:
     """The traitlets configuration of the app's Voila server."""
     from traitlets.config import Config
 
+    if render_slots is None:
+        render_slots = default_render_slots()
     config = Config({section: dict(values) for section, values in SERVER_SETTINGS.items()})
     config.Voila.root_dir = str(root)
     config.Voila.port = port
@@ -138,6 +160,12 @@ def app_config(root: Path, port: int, ip: str, max_kernels: int, class_url: str 
     # (a class starting 60 kernels at once lost one to "Address already in use").
     config.KernelManager.transport = "ipc"
     config.AppVoila.class_url = class_url
+    # Pages' kernels fork from a warm template (mathgames.app.kernel_forks): a page's
+    # kernel starts in milliseconds instead of about 0.4 CPU seconds.
+    config.AppVoila.fork_kernels = fork_kernels
+    config.AppVoila.render_slots = render_slots
+    if fork_kernels:
+        config.KernelProvisionerFactory.default_provisioner_name = FORK_PROVISIONER
     if hashed_password:
         config.PasswordIdentityProvider.hashed_password = hashed_password
     return config
@@ -163,6 +191,13 @@ def _parser() -> argparse.ArgumentParser:
                         help="at most this many pages open at once (default: half the "
                              f"memory at {KERNEL_BUDGET_MIB} MiB a page, here "
                              f"{default_max_kernels()}; 0: no cap)")
+    parser.add_argument("--render-slots", type=int, default=None,
+                        help="render at most this many pages at once, the others in order "
+                             f"(default: two per core, here {default_render_slots()}; 0: no "
+                             "limit)")
+    parser.add_argument("--no-fork", action="store_true",
+                        help="start every page's kernel anew instead of forking it from a "
+                             "warm template (slower; for comparison)")
     parser.add_argument("--lab", action="store_true",
                         help="run JupyterLab for developers instead (loopback, with a token)")
     return parser
@@ -213,7 +248,8 @@ def main(argv: list[str] | None = None) -> int:
     print(f"mathgames: at most {max_kernels or 'unlimited'} pages open at once"
           + ("; a class password is required" if password else ""), flush=True)
     config = app_config(root, port, ip, max_kernels, class_url,
-                        passwd(password) if password else "")
+                        passwd(password) if password else "", not args.no_fork,
+                        args.render_slots)
     app = AppVoila(config=config)
     app.initialize([])
     app.start()

@@ -38,27 +38,105 @@ import time
 from collections.abc import Iterator
 from typing import Any
 
+import jinja2
 import tornado.web
+from jupyter_server.auth.decorator import allow_unauthenticated
 from jupyter_server.auth.login import LoginFormHandler
 from jupyter_server.base.handlers import JupyterHandler
 from jupyter_server.services.kernels.handlers import KernelHandler
 from jupyter_server.utils import url_path_join
 from tornado.ioloop import PeriodicCallback
-from traitlets import Float, Int, Unicode
+from traitlets import Bool, Float, Int, Unicode
 from voila.app import Voila
+from voila.exporter import VoilaExporter
 from voila.tornado.contentshandler import VoilaContentsHandler
 from voila.tornado.handler import TornadoVoilaHandler
 from voila.tornado.kernel_websocket_handler import VoilaKernelWebsocketHandler
 from voila.tornado.treehandler import TornadoVoilaTreeHandler
 
 from mathgames.app.address import address_html
+from mathgames.app.kernel_forks import KernelTemplate
 from mathgames.core.i18n import LANGUAGES, language_from_query, set_language, translator
 from mathgames.core.svg import esc
 
-__all__ = ["AppLoginHandler", "AppPageHandler", "AppVoila", "KernelReaper", "busy_html",
-           "language_for", "login_html"]
+__all__ = ["AppLoginHandler", "AppPageHandler", "AppVoila", "KernelReaper", "LoginThrottle",
+           "busy_html", "language_for", "login_html"]
 
 _ = translator("app")
+
+class TemplateCache(jinja2.BytecodeCache):
+    """Compiled page templates, kept in memory for the server's life.
+
+    Voila builds a new Jinja environment for every page, so each page compiled
+    the same templates again: about a quarter of the server's work per page. With
+    this cache a template is compiled once; Jinja checks the source's checksum, so
+    an edited template is compiled again.
+
+    >>> env = jinja2.Environment(loader=jinja2.DictLoader({"t": "{{ 1 + 1 }}"}),
+    ...                          bytecode_cache=TemplateCache())
+    >>> env.get_template("t").render(), len(env.bytecode_cache.store)
+    ('2', 1)
+    """
+
+    def __init__(self) -> None:
+        self.store: dict[str, bytes] = {}
+
+    def load_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
+        code = self.store.get(bucket.key)
+        if code is not None:
+            bucket.bytecode_from_string(code)
+
+    def dump_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
+        self.store[bucket.key] = bucket.bytecode_to_string()
+
+
+#: The server's one template cache (see :func:`cache_page_templates`).
+TEMPLATE_CACHE = TemplateCache()
+
+
+def cache_page_templates() -> None:
+    """Make every Voila page environment share :data:`TEMPLATE_CACHE` (idempotent)."""
+    if getattr(VoilaExporter, "_mathgames_cached", False):
+        return
+    create = VoilaExporter._create_environment
+
+    def create_with_cache(self: VoilaExporter) -> jinja2.Environment:
+        environment = create(self)
+        environment.bytecode_cache = TEMPLATE_CACHE
+        return environment
+
+    VoilaExporter._create_environment = create_with_cache
+    VoilaExporter._mathgames_cached = True
+
+
+#: App pages without charts: their browsers need not load the chart libraries' code.
+PAGES_WITHOUT_CHARTS = frozenset({
+    "index.ipynb", "matematiko.ipynb", "triomino.ipynb", "halma.ipynb",
+    "chinese_checkers.ipynb", "mosaic.ipynb", "join.ipynb", "table.ipynb", "board_demo.ipynb",
+})
+
+#: Front-end extensions only charts (bqplot) and shown code (pygments) use.
+CHART_EXTENSIONS = frozenset({"bqplot", "bqscales", "jupyterlab_pygments"})
+
+
+def lighter_page_config(page_config: dict[str, Any], notebook_path: str | None = None,
+                        **_: Any) -> dict[str, Any]:
+    """Voila's ``page_config_hook``: a page without charts does not load chart code.
+
+    Every other page (the lessons, the teacher's page) keeps every extension.
+
+    >>> config = {"federated_extensions": [{"name": "bqplot"}, {"name": "anywidget"}]}
+    >>> [e["name"] for e in lighter_page_config(config, "halma.ipynb")["federated_extensions"]]
+    ['anywidget']
+    >>> len(lighter_page_config(config, "explore/board_geometry.ipynb")["federated_extensions"])
+    2
+    """
+    if (notebook_path or "").replace("\\", "/") not in PAGES_WITHOUT_CHARTS:
+        return page_config
+    extensions = page_config.get("federated_extensions", [])
+    return {**page_config, "federated_extensions": [
+        e for e in extensions if e.get("name") not in CHART_EXTENSIONS]}
+
 
 class _Render:
     """One page being rendered: the kernels started for it, and its place under the cap."""
@@ -142,17 +220,22 @@ def busy_html(language: str, again: str) -> str:
         return _page(language, title, body, refresh=60)
 
 
-def login_html(language: str, next_url: str, xsrf_field: str, wrong: bool) -> str:
-    """The class password page.
+def login_html(language: str, next_url: str, xsrf_field: str, wrong: bool,
+               throttled: bool = False) -> str:
+    """The class password page (after a wrong password, or too many, it says so).
 
     >>> html = login_html("pl", "/voila/render/index.ipynb", "", wrong=True)
     >>> 'type="password"' in html and "Hasło klasy" in html
     True
+    >>> "wait a minute" in login_html("en", "/", "", wrong=True, throttled=True)
+    True
     """
     with _in_language(language):
         title = _("Class password")
-        error = (f'<p class="mg-error" role="alert">{esc(_("Wrong password: ask your teacher."))}'
-                 "</p>" if wrong else "")
+        said = (_("Too many wrong passwords: wait a minute, then try again.") if throttled
+                else _("Wrong password: ask your teacher."))
+        error = (f'<p class="mg-error" role="alert">{esc(said)}</p>' if wrong or throttled
+                 else "")
         body = (
             f"<h1>{esc(title)}</h1>{error}"
             f'<form method="post" action="?next={esc(tornado.escape.url_escape(next_url))}'
@@ -163,6 +246,25 @@ def login_html(language: str, next_url: str, xsrf_field: str, wrong: bool) -> st
             f'<button type="submit">{esc(_("Sign in"))}</button></form>'
         )
         return _page(language, title, body)
+
+
+_SLOTS: dict[int, asyncio.Semaphore] = {}
+
+#: A page waits at most this long for a render slot, then renders anyway (a page whose
+#: notebook waits for something, such as a class page, never blocks the others for long).
+SLOT_PATIENCE = 20.0
+
+
+async def _render_slot(slots: int) -> asyncio.Semaphore | None:
+    """Wait for one of ``slots`` page renders (0: no limit); the semaphore to release."""
+    if slots <= 0:
+        return None
+    semaphore = _SLOTS.setdefault(slots, asyncio.Semaphore(slots))
+    try:
+        await asyncio.wait_for(semaphore.acquire(), SLOT_PATIENCE)
+    except asyncio.TimeoutError:
+        return None
+    return semaphore
 
 
 class AppPageHandler(TornadoVoilaHandler):
@@ -190,11 +292,14 @@ class AppPageHandler(TornadoVoilaHandler):
             return
         render = _Render()  # counted under the cap until its kernel is in the list
         _RENDER.set(render)
+        slot = await _render_slot(self.settings.get("mathgames_render_slots", 0))
         try:
             async for html in self.get_generator(path=path):
                 self.write(html)
                 self.flush()
         finally:
+            if slot is not None:
+                slot.release()
             render.release()
             reaper = self.settings.get("mathgames_reaper")
             for kernel_id in render.kernels:  # from now on the page should connect to it
@@ -286,14 +391,71 @@ class LandingRedirectHandler(JupyterHandler):
         self.redirect(target + (f"?{query}" if query else ""))
 
 
+class LoginThrottle:
+    """Slows down guessing of the class password: after ``tries`` wrong passwords from one
+    address within ``window`` seconds, that address waits until the window has passed.
+
+    >>> throttle = LoginThrottle(tries=2, window=60)
+    >>> throttle.failed("10.0.0.7", now=0); throttle.failed("10.0.0.7", now=5)
+    >>> throttle.wait("10.0.0.7", now=10), throttle.wait("10.0.0.8", now=10)
+    (50.0, 0.0)
+    >>> throttle.wait("10.0.0.7", now=61)
+    0.0
+    """
+
+    def __init__(self, tries: int = 5, window: float = 60.0) -> None:
+        self.tries = tries
+        self.window = window
+        self.failures: dict[str, list[float]] = {}
+
+    def wait(self, address: str, now: float) -> float:
+        """Seconds this address must wait before it may try again (0: it may now)."""
+        recent = [t for t in self.failures.get(address, []) if now - t < self.window]
+        if recent:
+            self.failures[address] = recent
+        else:
+            self.failures.pop(address, None)
+        if len(recent) < self.tries:
+            return 0.0
+        return float(recent[-self.tries] + self.window - now)
+
+    def failed(self, address: str, now: float) -> None:
+        """A wrong password came from this address."""
+        if len(self.failures) > 10_000:  # bounded, whatever a visitor sends
+            self.failures.clear()
+        self.failures.setdefault(address, []).append(now)
+
+    def forget(self, address: str) -> None:
+        """The right password came from this address."""
+        self.failures.pop(address, None)
+
+
 class AppLoginHandler(LoginFormHandler):
-    """The class password page, in the visitor's language."""
+    """The class password page, in the visitor's language, with guessing slowed down."""
+
+    throttle = LoginThrottle()
 
     def _render(self, message: dict[str, str] | None = None) -> None:
         language = language_for(self.request.query, self.request.headers.get("Accept-Language"))
         next_url = self.get_argument("next", default=self.base_url)
         self.set_header("Content-Type", "text/html; charset=UTF-8")
-        self.finish(login_html(language, next_url, self.xsrf_form_html(), wrong=bool(message)))
+        self.finish(login_html(language, next_url, self.xsrf_form_html(), wrong=bool(message),
+                               throttled=self.get_status() == 429))
+
+    @allow_unauthenticated  # as the form it replaces: a visitor signs in here
+    def post(self) -> None:
+        address = self.request.remote_ip or ""
+        wait = self.throttle.wait(address, time.monotonic())
+        if wait > 0:
+            self.set_status(429)
+            self.set_header("Retry-After", str(int(wait) + 1))
+            self._render(message={"error": "too many tries"})
+            return
+        super().post()
+        if self.get_status() == 401:
+            self.throttle.failed(address, time.monotonic())
+        else:
+            self.throttle.forget(address)
 
 
 class KernelReaper:
@@ -378,8 +540,17 @@ class AppVoila(Voila):
                                    "after this long.")
     reap_interval = Float(2.0, config=True, help="Look for kernels to end this often (s).")
     class_url = Unicode("", config=True, help="The address students type (classroom mode).")
+    render_slots = Int(0, config=True,
+                       help="Render at most this many pages at once (the others wait their "
+                            "turn, in order; 0: no limit).")
+    fork_kernels = Bool(True, config=True,
+                        help="Fork pages' kernels from a warm template process "
+                             "(mathgames.app.kernel_forks) instead of starting each anew.")
 
     def init_settings(self) -> dict[str, Any]:
+        cache_page_templates()
+        if self.voila_configuration.page_config_hook is None:
+            self.voila_configuration.page_config_hook = lighter_page_config
         settings = super().init_settings()
         start_kernel = self.kernel_manager.start_kernel
 
@@ -396,6 +567,7 @@ class AppVoila(Voila):
 
         self.kernel_manager.start_kernel = start_and_note
         settings["mathgames_max_kernels"] = self.max_kernels
+        settings["mathgames_render_slots"] = self.render_slots
         settings["mathgames_reaper"] = self.reaper
         return settings
 
@@ -420,4 +592,19 @@ class AppVoila(Voila):
         self._reaping.start()
         if self.class_url:
             address_html(self.class_url)  # fails now, not on the landing page, if it cannot
+        if self.fork_kernels:
+            self.template = KernelTemplate.start()
+            if self.template is None:
+                self.log.warning("mathgames: no kernel template: kernels start the usual way")
+            else:
+                self.log.info("mathgames: kernels fork from a template (pid %d)",
+                              self.template.process.pid)
         super().start()
+
+    def stop(self) -> None:
+        try:
+            super().stop()
+        finally:
+            template = KernelTemplate.current()
+            if template is not None:
+                template.stop()

@@ -32,6 +32,7 @@ __all__ = [
     "LANGUAGES",
     "Translator",
     "get_language",
+    "language_from_environment",
     "language_from_query",
     "on_language_change",
     "set_language",
@@ -64,8 +65,20 @@ def language_from_query(query: str | None) -> str | None:
     return None
 
 
-def _initial_language() -> str:
-    # Voila passes the page's query string to the kernel as QUERY_STRING.
+def language_from_environment() -> str:
+    """The page's language as its kernel's environment gives it (``en`` if none).
+
+    Voila passes the page's query string to the kernel as ``QUERY_STRING``;
+    ``MATHGAMES_LANG`` is a fallback for scripts.
+
+    >>> import os
+    >>> kept = os.environ.get("QUERY_STRING")
+    >>> os.environ["QUERY_STRING"] = "seed=4&lang=ru"
+    >>> language_from_environment()
+    'ru'
+    >>> if kept is None: del os.environ["QUERY_STRING"]
+    ... else: os.environ["QUERY_STRING"] = kept
+    """
     return (
         language_from_query(os.environ.get("QUERY_STRING"))
         or (os.environ.get("MATHGAMES_LANG", "").lower() if os.environ.get(
@@ -74,7 +87,7 @@ def _initial_language() -> str:
     )
 
 
-_current = _initial_language()
+_current = language_from_environment()
 
 
 def get_language() -> str:

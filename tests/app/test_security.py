@@ -247,3 +247,23 @@ def test_the_classroom_server_asks_for_the_password_first(class_server: Server) 
     shown = json.dumps(page.states)
     assert "mg-class-address" in shown and "<svg" in shown
     assert address.group(1).split("://")[1].rstrip("/") in shown
+
+
+def test_guessing_the_class_password_is_slowed_down(class_server: Server) -> None:
+    # The last test on this server: it leaves loopback throttled for a minute.
+    status, headers, _ = request(class_server, "GET", "/login?next=/voila/render/index.ipynb")
+    jar = cookies_of(headers, {})
+
+    def attempt(password: str) -> tuple[int, dict[str, str], str]:
+        return request(class_server, "POST", "/login?next=/voila/render/index.ipynb",
+                       body=urlencode({"password": password, "_xsrf": jar["_xsrf"]}),
+                       headers={"Cookie": header_of(jar), "Accept-Language": "cs",
+                                "Content-Type": "application/x-www-form-urlencoded"})
+
+    answers = [attempt(f"guess-{i}")[0] for i in range(6)]
+    # Five wrong passwords a minute (one may have come from the test before), then a pause.
+    assert answers[:4] == [401] * 4 and answers[-1] == 429, answers
+    status, headers, body = attempt(PASSWORD)  # even the right one waits its minute
+    assert status == 429 and int(headers["retry-after"]) > 0
+    assert "počkejte minutu" in body  # in the visitor's language
+    assert not any(name.startswith("username") for name in cookies_of(headers, {}))  # no login

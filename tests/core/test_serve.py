@@ -13,6 +13,7 @@ from mathgames.app.serve import (
     SERVER_SETTINGS,
     app_config,
     default_max_kernels,
+    default_render_slots,
     server_command,
 )
 
@@ -123,3 +124,39 @@ def test_a_busy_classroom_server_waits_instead_of_dropping_a_page() -> None:
     assert SERVER_SETTINGS["VoilaExecutor"]["startup_timeout"] >= 120
     assert SERVER_SETTINGS["VoilaExecutor"]["iopub_timeout"] >= 60
     assert SERVER_SETTINGS["MappingKernelManager"]["kernel_info_timeout"] >= 120
+
+
+def test_pages_wait_their_turn_for_a_render_slot(monkeypatch: pytest.MonkeyPatch) -> None:
+    import asyncio
+
+    from mathgames.app import voila_server
+
+    monkeypatch.setattr(voila_server, "_SLOTS", {})
+    monkeypatch.setattr(voila_server, "SLOT_PATIENCE", 0.5)
+    order: list[str] = []
+
+    async def page(name: str, seconds: float, slots: int) -> None:
+        slot = await voila_server._render_slot(slots)
+        order.append(f"{name} starts{'' if slot else ' without a slot'}")
+        await asyncio.sleep(seconds)
+        order.append(f"{name} ends")
+        if slot is not None:
+            slot.release()
+
+    async def scenario() -> None:
+        # Two slots, three pages: the third starts when the first ends.
+        await asyncio.gather(page("a", 0.1, 2), page("b", 0.3, 2), page("c", 0.0, 2))
+        assert order.index("c starts") > order.index("a ends")
+        assert voila_server._SLOTS[2]._value == 2  # every slot given back
+        order.clear()
+        # A page that holds its slot too long does not block the next beyond the patience.
+        await asyncio.gather(page("slow", 1.2, 1), page("next", 0.0, 1))
+        assert "next starts without a slot" in order
+        assert order.index("next starts without a slot") < order.index("slow ends")
+        assert await voila_server._render_slot(0) is None  # 0: no limit, no waiting
+
+    from concurrent.futures import ThreadPoolExecutor
+
+    with ThreadPoolExecutor(1) as pool:  # a browser test may leave a loop running here
+        pool.submit(asyncio.run, scenario()).result()
+    assert default_render_slots(3) == 6

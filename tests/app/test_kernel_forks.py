@@ -1,0 +1,183 @@
+"""Kernels forked from the warm template are real, separate, well-behaved kernels.
+
+These start a real template process and real kernels through jupyter_client's
+kernel manager with the ``mathgames-fork`` provisioner, as the app's server does.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import tempfile
+import time
+from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any
+
+import psutil
+import pytest
+from jupyter_client.manager import AsyncKernelManager
+from jupyter_client.provisioning import KernelProvisionerFactory
+
+from mathgames.app.kernel_forks import (
+    ForkedProcess,
+    ForkProvisioner,
+    KernelTemplate,
+    fork_request,
+)
+from mathgames.app.serve import FORK_PROVISIONER
+
+
+def run_apart(coroutine: Any) -> Any:
+    """Run a coroutine in a thread of its own: Playwright's sync API, used by other tests,
+    may leave an event loop running in this one."""
+    with ThreadPoolExecutor(1) as pool:
+        return pool.submit(asyncio.run, coroutine).result()
+
+
+@pytest.fixture(scope="module")
+def template() -> Iterator[KernelTemplate]:
+    started = KernelTemplate.start()
+    assert started is not None, "the kernel template did not start"
+    yield started
+    started.stop()
+
+
+@pytest.fixture()
+def fork_factory() -> Iterator[None]:
+    factory = KernelProvisionerFactory.instance()
+    kept = factory.default_provisioner_name
+    factory.default_provisioner_name = FORK_PROVISIONER
+    yield
+    factory.default_provisioner_name = kept
+
+
+def _quiet(_msg: dict[str, Any]) -> None:
+    pass
+
+
+async def evaluate(manager: AsyncKernelManager, expression: str) -> str:
+    """The kernel's ``repr`` of ``expression``."""
+    client = manager.client()
+    client.start_channels()
+    try:
+        await client.wait_for_ready(timeout=60)
+        reply = await client.execute_interactive(
+            "", user_expressions={"out": expression}, timeout=60, output_hook=_quiet)
+        found = reply["content"]["user_expressions"]["out"]
+        assert found["status"] == "ok", found
+        return found["data"]["text/plain"]
+    finally:
+        client.stop_channels()
+
+
+async def start(env: dict[str, str] | None = None) -> AsyncKernelManager:
+    # Each kernel's Unix sockets in a folder of its own (the server's are in its own).
+    manager = AsyncKernelManager(kernel_name="python3", transport="ipc",
+                                 ip=os.path.join(tempfile.mkdtemp(), "kernel"))
+    await manager.start_kernel(env={**os.environ, **(env or {})})
+    return manager
+
+
+def test_a_forked_kernel_is_a_real_separate_kernel(template: KernelTemplate,
+                                                    fork_factory: None) -> None:
+    async def scenario() -> dict[str, Any]:
+        polish = await start({"QUERY_STRING": "lang=pl&seed=3"})
+        czech = await start({"QUERY_STRING": "lang=cs"})
+        try:
+            assert isinstance(polish.provisioner, ForkProvisioner)
+            found = {
+                "parents": [await evaluate(m, "__import__('os').getppid()")
+                            for m in (polish, czech)],
+                "pids": [await evaluate(m, "__import__('os').getpid()") for m in (polish, czech)],
+                "languages": [await evaluate(m, "__import__('mathgames.core.i18n', fromlist=["
+                                                "'x']).get_language()") for m in (polish, czech)],
+                "randoms": [await evaluate(m, "__import__('random').random()")
+                            for m in (polish, czech)],
+                "targets": await evaluate(polish, "sorted(get_ipython().kernel.comm_manager"
+                                                  ".targets)"),
+                "query": await evaluate(polish, "__import__('os').environ['QUERY_STRING']"),
+                # What a kernel prints goes where the template's errors go (the server's log),
+                # never into the pipe the server read "ready" from: a full pipe would block.
+                "stdout": await evaluate(czech, "__import__('os').readlink('/proc/self/fd/1')"),
+            }
+            # An interrupt reaches the forked kernel (its own process group).
+            client = polish.client()
+            client.start_channels()
+            await client.wait_for_ready(timeout=60)
+            msg_id = client.execute("import time; time.sleep(60)")
+            await asyncio.sleep(1.0)
+            await polish.interrupt_kernel()
+            reply = await client.get_shell_msg(timeout=30)
+            while reply["parent_header"].get("msg_id") != msg_id:
+                reply = await client.get_shell_msg(timeout=30)
+            client.stop_channels()
+            found["interrupted"] = reply["content"].get("ename")
+            pids = [int(p) for p in found["pids"]]
+        finally:
+            await polish.shutdown_kernel(now=False)
+            await czech.shutdown_kernel(now=True)
+        found["alive_after"] = [psutil.pid_exists(pid) and psutil.Process(pid).status()
+                                != psutil.STATUS_ZOMBIE for pid in pids]
+        return found
+
+    found = run_apart(scenario())
+    assert found["parents"] == [str(template.process.pid)] * 2  # forked by the template
+    assert found["pids"][0] != found["pids"][1]
+    assert found["languages"] == ["'pl'", "'cs'"]  # ?lang= reached each page's kernel
+    assert found["query"] == "'lang=pl&seed=3'"
+    assert found["randoms"][0] != found["randoms"][1]  # each fork reseeded its random
+    assert "'jupyter.widget.control'" in found["targets"]  # ipywidgets' page comm target
+    assert "'jupyter.widget'" in found["targets"]
+    assert found["interrupted"] == "KeyboardInterrupt"
+    assert found["stdout"] == repr(os.readlink(f"/proc/{template.process.pid}/fd/2"))
+    assert found["alive_after"] == [False, False]  # both ended, no zombie left
+
+
+def test_without_the_template_kernels_launch_the_usual_way(fork_factory: None) -> None:
+    async def scenario() -> tuple[str, int]:
+        kept = KernelTemplate._current
+        KernelTemplate._current = None
+        try:
+            manager = await start()
+            try:
+                parent = await evaluate(manager, "__import__('os').getppid()")
+            finally:
+                await manager.shutdown_kernel(now=True)
+        finally:
+            KernelTemplate._current = kept
+        return parent, os.getpid()
+
+    parent, me = run_apart(scenario())
+    assert parent == str(me)  # launched by this process, as jupyter_client always does
+
+
+def test_the_template_refuses_a_malformed_request(template: KernelTemplate) -> None:
+    async def scenario() -> str:
+        with pytest.raises(RuntimeError) as refused:
+            await template.fork({"argv": "-f x", "env": {}, "cwd": "/"})
+        return str(refused.value)
+
+    assert "argv must be a list of strings" in run_apart(scenario())
+    assert template.process.poll() is None  # and keeps serving
+
+
+def test_only_this_pythons_ipykernel_is_forked() -> None:
+    assert fork_request(["python", "-m", "ipykernel_launcher", "-f", "k.json"], None, "/")
+    assert fork_request(["/usr/bin/env", "-m", "ipykernel_launcher", "-f", "k.json"],
+                        None, "/") is None
+    assert fork_request(["python", "-m", "some_other_kernel", "-f", "k.json"], None, "/") is None
+    assert fork_request(["python"], None, "/") is None
+
+
+def test_a_forked_process_that_ended_polls_as_ended() -> None:
+    process = psutil.Popen(["sleep", "30"])
+    seen = ForkedProcess(process.pid)
+    assert seen.poll() is None
+    seen.terminate()
+    process.wait(10)  # reaped here, as the template's children are reaped by the system
+    deadline = time.monotonic() + 10
+    while seen.poll() is None and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert seen.poll() == 0
+    seen.kill()  # ending an ended kernel is not an error
