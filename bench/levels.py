@@ -8,7 +8,8 @@
     .venv/bin/python bench/levels.py --only matematiko --jobs 2   # deals shared by 2 processes
 
 Halma, Chinese checkers (``star``) and Triomino (``pressman``): two-player games
-between a level and the level below it, seats alternating; a shared win counts
+between a level and the level below it, seats alternating (Triomino: each deal is
+played twice, once in either seat, to cut the luck of the deal); a shared win counts
 half, a game stopped by the move limit counts as a loss for both. Target: the
 higher level wins at least 65 %. The easy level also plays the random bot, for
 scale (no target: in Triomino's pressman rules the random bot may not draw
@@ -96,7 +97,7 @@ def triomino_rung(upper: str, lower: str | None, games: int) -> dict:
                   else triomino_bots.RandomBot(seed=10_000 + k))
         seat = k % 2
         bots = [top, bottom] if seat == 0 else [bottom, top]
-        game = TriominoGame("pressman", 2, 50_000 + k, history=False)
+        game = TriominoGame("pressman", 2, 50_000 + k // 2, history=False)  # each deal twice
         while game.phase != "game_over":
             if game.phase == "round_over":
                 game.next_round()

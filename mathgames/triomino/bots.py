@@ -1,4 +1,4 @@
-"""Computer players: random, greedy and a stronger planner.
+"""Computer players: random, greedy, cautious and a stronger planner.
 
 A bot looks only at what its player may see (the table, its own hand, how many
 tiles the others hold, the pool size, who drew when; never which tiles were drawn)
@@ -21,14 +21,15 @@ from collections.abc import Mapping
 from math import comb
 
 from mathgames.core.i18n import translator
-from mathgames.core.levels import Level
+from mathgames.core.levels import Clock, Level
 from mathgames.triomino.game import Action, Game
 from mathgames.triomino.geometry import cell_corners, cells_around
+from mathgames.triomino.rules import RuleSet
 from mathgames.triomino.table import Placement, Table
 from mathgames.triomino.tiles import Tile, all_tiles
 
-__all__ = ["BOTS", "LEVELS", "Bot", "GentleBot", "GreedyBot", "PlannerBot", "RandomBot",
-           "hand_candidates", "make_bot"]
+__all__ = ["BOTS", "LEVELS", "Bot", "CautiousBot", "GentleBot", "GreedyBot", "PlannerBot",
+           "RandomBot", "hand_candidates", "make_bot"]
 
 _ = translator("triomino")
 
@@ -152,8 +153,8 @@ def hand_candidates(game: Game, player: int, unseen: list[Tile]) -> list[Tile]:
     return [t for t in unseen if t not in fitting]
 
 
-class PlannerBot(Bot):
-    """A stronger player: the immediate score, and also what the move leaves behind.
+class CautiousBot(Bot):
+    """Looks one move ahead: the immediate score, and also what the move leaves behind.
 
     For each legal placement it weighs
 
@@ -168,13 +169,23 @@ class PlannerBot(Bot):
       blocked, a player who drew is known to hold no tile that fitted the table then
       (:func:`hand_candidates`);
     - the value it would still hold if the round ended (``hand_weight``).
+
+    With ``bonuses=False`` it counts a placement's tile value only, never its bonus.
+
+    >>> from mathgames.triomino.game import Game
+    >>> game = Game("pressman", 2, seed=4, history=False)
+    >>> game.apply(CautiousBot().choose(game))  # the start tile
+    >>> kind, placement = CautiousBot().choose(game)
+    >>> kind == "draw" or placement in game.legal_placements()
+    True
     """
 
-    name = "planner"
+    name = "cautious"
 
     def __init__(self, risk_weight: float = 1.0, mobility_weight: float = 4.0,
                  hand_weight: float = 0.3, setup_weight: float = 0.25,
-                 denial_weight: float = 3.0) -> None:
+                 denial_weight: float = 3.0, bonuses: bool = True) -> None:
+        self.bonuses = bonuses
         self.risk_weight = risk_weight
         self.mobility_weight = mobility_weight
         self.hand_weight = hand_weight
@@ -187,6 +198,11 @@ class PlannerBot(Bot):
             return _fallback(game)
         if len(placements) == 1:
             return ("place", placements[0])
+        scores = self.scores(game, sorted(placements, key=_order))
+        return ("place", max(scores, key=scores.__getitem__))
+
+    def scores(self, game: Game, placements: list[Placement]) -> dict[Placement, float]:
+        """What this bot thinks of each of ``placements`` (legal ones), in that order."""
         me = game.current
         hand = game.hands[me]
         seen = set(hand) | set(game.table.tiles())
@@ -198,15 +214,14 @@ class PlannerBot(Bot):
         if len(candidates) < opponent_tiles:  # cannot happen in a real game; be safe
             candidates = unseen
         candidate_index = _pattern_sets(candidates)
-        best, best_score = None, float("-inf")
-        for placement in sorted(placements, key=_order):
-            score = game.points_for(placement)
+        scores: dict[Placement, float] = {}
+        for placement in placements:
+            score = game.points_for(placement) if self.bonuses else placement.tile.value
             if len(hand) > 1:
                 score += self._after(game, placement, hand, unseen_index, len(unseen),
                                      candidate_index, len(candidates), opponent_tiles)
-            if score > best_score:
-                best, best_score = placement, score
-        return ("place", best)
+            scores[placement] = score
+        return scores
 
     def _after(self, game: Game, placement: Placement, hand: list[Tile],
                unseen_index: dict[tuple, frozenset[Tile]], unseen: int,
@@ -264,38 +279,283 @@ class PlannerBot(Bot):
                 + self.denial_weight * denial)
 
 
+def _bonus_points(rules: RuleSet, table: Table, cell: tuple[int, int]) -> int:
+    bonus = table.bonus(cell)
+    if bonus.kind == "hexagon":
+        return rules.hexagon_bonuses[bonus.hexagons - 1]
+    if bonus.kind == "bridge":
+        return rules.bridge_bonus
+    if bonus.kind == "two_sided":
+        return rules.two_sided_bonus
+    return 0
+
+
+class _Playout:
+    """A round played on from a guessed deal by greedy players, a few turns deep.
+
+    Plain lists and a :class:`Table`; the same rules as :class:`Game` for placing,
+    drawing, passing, going out and a blocked round (start moves never happen here,
+    and a score target is not watched). ``gain`` is each player's points since.
+    """
+
+    __slots__ = ("gain", "hands", "over", "pool", "rules", "table")
+
+    def __init__(self, rules: RuleSet, table: Table, hands: list[list[Tile]],
+                 pool: list[Tile]) -> None:
+        self.rules, self.table, self.hands, self.pool = rules, table, hands, pool
+        self.gain = [0] * len(hands)
+        self.over = False
+
+    def _best(self, player: int, tiles: list[Tile]) -> tuple[Placement | None, int]:
+        options = self.table.placements_for(tiles)
+        if not options:
+            return None, 0
+        rules, table = self.rules, self.table
+        best, top = options[0], -1
+        for option in options:  # the greedy bot's choice, ties broken the same way
+            points = option.tile.value + _bonus_points(rules, table, option.cell)
+            if points > top or (points == top and _order(option) < _order(best)):
+                best, top = option, points
+        if len(self.hands[player]) == 1:
+            top += rules.going_out_bonus + sum(
+                t.value for q, hand in enumerate(self.hands) if q != player for t in hand)
+        return best, top
+
+    def place(self, player: int, placement: Placement, points: int) -> None:
+        self.table.place(placement)
+        self.hands[player].remove(placement.tile)
+        self.gain[player] += points if self.rules.keep_score else 0
+        if not self.hands[player]:
+            self.over = True
+
+    def turn(self, player: int) -> None:
+        rules, hand = self.rules, self.hands[player]
+        placement, points = self._best(player, hand)
+        if placement is not None:
+            self.place(player, placement, points)
+            return
+        draws = 0
+        while self.pool and (rules.max_draws is None or draws < rules.max_draws):
+            tile = self.pool.pop()
+            hand.append(tile)
+            draws += 1
+            self.gain[player] -= rules.draw_penalty
+            placement, points = self._best(player, [tile])
+            if placement is not None:
+                self.place(player, placement, points)
+                return
+        self.gain[player] -= rules.failed_draws_penalty if draws else rules.empty_pool_penalty
+        if not self.pool and not any(self.table.can_place_any(h) for h in self.hands):
+            self.over = True
+            totals = [sum(t.value for t in h) for h in self.hands]
+            low, everyone = min(totals), sum(totals)
+            for q, total in enumerate(totals):
+                if total == low and len(totals) > 1:
+                    self.gain[q] += everyone - 2 * total
+
+
+def _skipped_bonuses(game: Game, player: int, tiles: list[Tile], margin: int) -> list[Tile]:
+    """``tiles`` less those ``player`` would have scored ``margin`` points more with on
+    their latest turn than the placement they made (a player who leaves a hexagon is
+    taken not to hold the tile that completes it). Public facts only: the table and
+    the log. Unchanged when their latest turn was not a plain placement, or when too
+    few tiles would be left for their hand.
+    """
+    log = game.log
+    start = max((i + 1 for i, item in enumerate(log) if item[2] == "round_end"), default=0)
+    mine = [i for i in range(start, len(log)) if log[i][1] == player]
+    if not mine or log[mine[-1]][2] != "place":
+        return tiles
+    last = log[mine[-1]]
+    if any(item[0] == last[0] and item[2] == "draw" for item in log[start:]):
+        return tiles
+    later = sum(1 for item in log[mine[-1]:] if item[2] == "place")
+    then = Table()
+    for placement in game.table.order[:len(game.table.order) - later]:
+        then.place(placement)
+    if not then:
+        return tiles
+    made = Placement.from_list(last[3:])
+    scored = made.tile.value + _bonus_points(game.rules, then, made.cell)
+    best: dict[Tile, int] = {}
+    for option in then.placements_for(tiles):
+        points = option.tile.value + _bonus_points(game.rules, then, option.cell)
+        best[option.tile] = max(points, best.get(option.tile, 0))
+    kept = [t for t in tiles if best.get(t, 0) < scored + margin]
+    return kept if len(kept) >= len(game.hands[player]) else tiles
+
+
+class PlannerBot(Bot):
+    """The strongest player: tries its most promising placements on guessed deals.
+
+    It ranks its placements with :class:`CautiousBot` and keeps the best ``keep``.
+    Then, ``samples`` times, it deals the tiles it has not seen at random (the next
+    player's hand only from tiles :func:`hand_candidates` allows, and without a tile
+    that would have earned them ``read_margin`` points more than their latest
+    placement, see :func:`_skipped_bonuses`; the pool in a random order), and for
+    each kept placement plays the round on with greedy players for
+    ``horizon`` turns. A placement's worth is the mean of its points minus the best
+    opponent's over those playouts, less ``hand_weight`` times the value it would
+    still hold beyond the opponent's, plus ``prior_weight`` times the cautious score.
+    Every placement sees the same guessed deals, so chance cancels out between them.
+
+    Only public facts and its own hand go into a guess, and the guesses come from
+    its own generator (seeded by ``seed``, the round and the turn), so the same
+    position gives the same move. With a ``budget`` (seconds of ``clock``) it stops
+    guessing when the budget is spent, after at least one guess.
+
+    >>> PlannerBot(seed=1).name
+    'planner'
+    """
+
+    name = "planner"
+
+    def __init__(self, seed: int = 0, clock: Clock | None = None, budget: float | None = None,
+                 samples: int = 16, horizon: int = 6, keep: int = 4,
+                 hand_weight: float = 0.5, prior_weight: float = 0.2,
+                 read_margin: int | None = 20) -> None:
+        self.seed = seed
+        self.read_margin = read_margin
+        self.clock, self.budget = clock, budget
+        self.samples, self.horizon, self.keep = samples, horizon, keep
+        self.hand_weight, self.prior_weight = hand_weight, prior_weight
+        self.cautious = CautiousBot()
+        #: How many guessed deals the last :meth:`choose` played out.
+        self.last_samples = 0
+
+    def __repr__(self) -> str:
+        return f"PlannerBot(seed={self.seed})"
+
+    def choose(self, game: Game) -> Action:
+        self.last_samples = 0
+        placements = game.legal_placements()
+        if not placements:
+            return _fallback(game)
+        me, hand = game.current, game.hands[game.current]
+        if len(placements) == 1 or len(hand) == 1 or game.players == 1:
+            return CautiousBot().choose(game) if len(placements) > 1 else (
+                "place", placements[0])
+        start = self.clock() if self.clock and self.budget is not None else 0.0
+        prior = self.cautious.scores(game, sorted(placements, key=_order))
+        kept = sorted(prior, key=prior.__getitem__, reverse=True)[:self.keep]
+        if len(kept) == 1:
+            return ("place", kept[0])
+        seen = set(hand) | set(game.table.tiles())
+        unseen = [t for t in all_tiles() if t not in seen]
+        n, nxt = game.players, (me + 1) % game.players
+        narrowed = hand_candidates(game, nxt, unseen)
+        if self.read_margin is not None:
+            narrowed = _skipped_bonuses(game, nxt, narrowed, self.read_margin)
+        rng = random.Random(f"{self.seed}:{game.round}:{game.turn}:{game.drawn}")
+        now = [game.points_for(p) for p in kept]
+        totals = [0.0] * len(kept)
+        done = 0
+        while done < self.samples:
+            if done and self.clock and self.budget is not None and (
+                    self.clock() - start >= self.budget):
+                break
+            hands, pool = self._guess(game, hand, unseen, narrowed, nxt, rng)
+            for i, placement in enumerate(kept):
+                playout = _Playout(game.rules, game.table.copy(), [list(h) for h in hands],
+                                   list(pool))
+                playout.place(me, placement, now[i])
+                player = me
+                for _ in range(self.horizon):
+                    if playout.over:
+                        break
+                    player = (player + 1) % n
+                    playout.turn(player)
+                totals[i] += self._worth(playout, me)
+            done += 1
+        self.last_samples = done
+        worth = [totals[i] / done + self.prior_weight * prior[p] for i, p in enumerate(kept)]
+        return ("place", kept[max(range(len(kept)), key=worth.__getitem__)])
+
+    @staticmethod
+    def _guess(game: Game, hand: list[Tile], unseen: list[Tile], narrowed: list[Tile],
+               nxt: int, rng: random.Random) -> tuple[list[list[Tile]], list[Tile]]:
+        """Hands for the others and a pool order, drawn from the unseen tiles."""
+        hands: list[list[Tile]] = [list(hand) if q == game.current else []
+                                   for q in range(game.players)]
+        rest = set(unseen)
+        for q in [nxt] + [q for q in range(game.players) if q not in (game.current, nxt)]:
+            size = len(game.hands[q])
+            choices = [t for t in (narrowed if q == nxt else unseen) if t in rest]
+            if len(choices) < size:
+                choices = [t for t in unseen if t in rest]
+            hands[q] = rng.sample(choices, size)
+            rest.difference_update(hands[q])
+        pool = [t for t in unseen if t in rest]
+        rng.shuffle(pool)
+        return hands, pool
+
+    def _worth(self, playout: _Playout, me: int) -> float:
+        gain = playout.gain
+        others = [q for q in range(len(gain)) if q != me]
+        rival = max(others, key=gain.__getitem__)
+        value = float(gain[me] - gain[rival])
+        if not playout.over:
+            value -= self.hand_weight * (sum(t.value for t in playout.hands[me])
+                                         - sum(t.value for t in playout.hands[rival]))
+        return value
+
+
 #: The bots a setup panel offers, by name.
 BOTS: dict[str, type[Bot]] = {"random": RandomBot, "greedy": GreedyBot, "planner": PlannerBot}
 
 
-def _describe(figures: Mapping[str, float]) -> str:
+def _what(name: str) -> str:
+    """What a level does, in words."""
+    if name == "easy":
+        return _("Never counts bonuses: plays to keep its own tiles fitting and to leave "
+                 "the next player without a fit.")
+    if name == "medium":
+        return _("Also weighs what its move leaves open for the next player and how many "
+                 "of its own tiles still fit.")
+    return _("Plays its best few moves on for six turns over {samples} guessed deals of the "
+             "tiles it cannot see.").format(samples=HARD_SAMPLES)
+
+
+def _describe(name: str, figures: Mapping[str, float]) -> str:
     # most turns are quick (one tile fits, or none), so the 99th percentile says more
     ms = f"{figures['p99']:.1f}"
-    if "rate" not in figures:
-        return _("Plays its lowest-scoring fitting tile; under {ms} ms for 99 moves "
-                 "in 100 (one core).").format(ms=ms)
-    return _("Wins {rate}% of {games} two-player games against the level below; under "
-             "{ms} ms for 99 moves in 100 (one core).").format(
-        rate=round(figures["rate"]), games=f"{figures['games']:,.0f}", ms=ms)
+    rate, games = round(figures["rate"]), f"{figures['games']:,.0f}"
+    if name == "easy":
+        measured = _("Wins {rate}% of {games} two-player games against random placements; "
+                     "under {ms} ms for 99 moves in 100 (one core).").format(
+            rate=rate, games=games, ms=ms)
+    else:
+        measured = _("Wins {rate}% of {games} two-player games against the level below; "
+                     "under {ms} ms for 99 moves in 100 (one core).").format(
+            rate=rate, games=games, ms=ms)
+    return f"{_what(name)} {measured}"
 
+
+#: Guessed deals a hard move plays out, and its thinking budget (CPU seconds).
+HARD_SAMPLES, HARD_BUDGET = 16, 0.25
 
 #: What ``bench/levels.py`` measured for each level (two-player pressman games,
-#: seats alternating; CPU time per move: the 99th percentile ``p99``, the median
-#: ``ms``). The easy level won 47.5 % against random placements.
+#: each deal played in both seats, against the level below or, for ``easy``, the
+#: random bot; CPU time per move: the 99th percentile ``p99``, the median ``ms``).
 LEVEL_FIGURES: dict[str, dict[str, float]] = {
-    "easy": {"ms": 0.02, "p99": 0.1},
-    "medium": {"rate": 69.0, "games": 200, "ms": 0.02, "p99": 0.1},
-    "hard": {"rate": 67.0, "games": 200, "ms": 0.03, "p99": 2.3},
+    "easy": {"rate": 66.8, "games": 200, "ms": 0.03, "p99": 2.5},
+    "medium": {"rate": 59.5, "games": 200, "ms": 0.04, "p99": 2.4},
+    "hard": {"rate": 60.8, "games": 200, "ms": 0.04, "p99": 23.3},
 }
 
-#: The levels a set-up panel offers, weakest first. The bots here have no time
-#: budget (each looks one move ahead at a fixed cost), so ``clock`` is not read.
+#: The levels a set-up panel offers, weakest first. Only ``hard`` has a time budget
+#: (``HARD_BUDGET`` seconds of ``clock`` a move); the others look one move ahead
+#: at a fixed cost and never read the clock.
 LEVELS: dict[str, Level] = {
-    "easy": Level("easy", lambda seed, clock: GentleBot(seed), LEVEL_FIGURES["easy"],
-                  _describe),
-    "medium": Level("medium", lambda seed, clock: GreedyBot(), LEVEL_FIGURES["medium"],
-                    _describe),
-    "hard": Level("hard", lambda seed, clock: PlannerBot(), LEVEL_FIGURES["hard"], _describe),
+    "easy": Level("easy", lambda seed, clock: CautiousBot(
+        bonuses=False, risk_weight=0.0, setup_weight=0.0, denial_weight=2.0),
+                  LEVEL_FIGURES["easy"],
+                  lambda figures: _describe("easy", figures)),
+    "medium": Level("medium", lambda seed, clock: CautiousBot(), LEVEL_FIGURES["medium"],
+                    lambda figures: _describe("medium", figures)),
+    "hard": Level("hard", lambda seed, clock: PlannerBot(seed, clock, HARD_BUDGET,
+                                                         samples=HARD_SAMPLES),
+                  LEVEL_FIGURES["hard"], lambda figures: _describe("hard", figures)),
 }
 
 
@@ -307,4 +567,6 @@ def make_bot(name: str, seed: int = 0) -> Bot:
     """
     if name not in BOTS:
         raise ValueError(f"unknown bot {name!r}; choose one of {', '.join(BOTS)}")
-    return RandomBot(seed) if name == "random" else BOTS[name]()
+    if name in ("random", "planner"):
+        return BOTS[name](seed)  # type: ignore[call-arg]
+    return BOTS[name]()

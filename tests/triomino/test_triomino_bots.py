@@ -94,3 +94,75 @@ def test_hand_candidates_never_rule_out_a_tile_actually_held(preset):
         assert narrowed == 0
     else:
         assert narrowed > 0
+
+
+def greedy_mid_game(seed: int, turns: int) -> Game:
+    game = Game("pressman", 2, seed, history=False)
+    while game.phase == "play" and game.turn < turns:
+        game.apply(GreedyBot().choose(game))
+    return game
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_the_planners_playout_follows_the_game_rules(seed):
+    # given the true hands and pool order, the planner's fast playout between greedy
+    # players must score exactly what the real game scores over the same turns
+    from mathgames.triomino.bots import _Playout
+
+    game = greedy_mid_game(seed, 8 + seed)
+    if game.phase != "play":
+        pytest.skip("the round ended early")
+    playout = _Playout(game.rules, game.table.copy(), [list(h) for h in game.hands],
+                       list(game.pool))
+    before, turn, player = game.scores, game.turn, game.current
+    for _ in range(12):
+        if playout.over:
+            break
+        playout.turn(player)
+        game.apply(GreedyBot().choose(game))
+        while game.phase == "play" and game.turn == turn:  # draws until the turn ends
+            game.apply(GreedyBot().choose(game))
+        turn, player = game.turn, (player + 1) % 2
+        assert [a - b for a, b in zip(game.scores, before, strict=True)] == playout.gain
+        assert [sorted(h) for h in game.hands] == [sorted(h) for h in playout.hands]
+        assert playout.over == (game.phase != "play")
+
+
+def test_the_planner_guesses_only_unseen_tiles_and_what_the_opponent_may_hold():
+    import random
+
+    from mathgames.triomino import all_tiles
+    from mathgames.triomino.bots import hand_candidates
+
+    for seed in range(6):
+        game = greedy_mid_game(seed, 12)
+        if game.phase != "play":
+            continue
+        me, other = game.current, 1 - game.current
+        seen = set(game.hands[me]) | set(game.table.tiles())
+        unseen = [t for t in all_tiles() if t not in seen]
+        narrowed = hand_candidates(game, other, unseen)
+        hands, pool = PlannerBot._guess(game, game.hands[me], unseen, narrowed, other,
+                                        random.Random(seed))
+        assert hands[me] == game.hands[me]
+        assert len(hands[other]) == len(game.hands[other]) and len(pool) == len(game.pool)
+        assert set(hands[other]) <= set(narrowed)
+        assert sorted(hands[other] + pool) == sorted(unseen)
+
+
+def test_the_planner_stops_guessing_when_its_budget_is_spent():
+    from mathgames.core.levels import TickingClock
+
+    game = next(g for g in (greedy_mid_game(s, 6) for s in range(20))
+                if g.phase == "play" and len(g.legal_placements()) >= 2
+                and len(g.hands[g.current]) > 1 and len(
+                    PlannerBot().cautious.scores(g, g.legal_placements())) >= 2)
+    unlimited = PlannerBot(samples=5, clock=lambda: 0.0, budget=0.1)
+    unlimited.choose(game)
+    assert unlimited.last_samples == 5
+    clock = TickingClock(0.04)  # each reading 40 ms later: spent after three guesses
+    timed = PlannerBot(samples=1000, clock=clock, budget=0.1)
+    kind, placement = timed.choose(game)
+    assert kind == "place" and placement in game.legal_placements()
+    assert timed.last_samples == 3
+    assert clock.readings == 4  # once at the start, once before each later guess

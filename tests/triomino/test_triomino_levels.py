@@ -1,4 +1,4 @@
-"""Triomino bot levels: the registry, legal moves, only public information, no clock."""
+"""Triomino bot levels: the registry, legal moves, only public information, the clock."""
 
 from __future__ import annotations
 
@@ -11,7 +11,13 @@ from mathgames.triomino.bots import LEVELS
 
 
 def never(*_args) -> float:
-    raise AssertionError("a Triomino level has no time budget and never reads the clock")
+    raise AssertionError("only the hard Triomino level has a time budget and reads the clock")
+
+
+def clock_for(name: str):
+    """The easy and medium levels must never read the clock; the hard one gets a frozen
+    clock (its budget is never spent, so its moves do not depend on the machine)."""
+    return (lambda: 0.0) if name == "hard" else never
 
 
 def test_the_registry_offers_easy_medium_hard_with_measured_words():
@@ -27,7 +33,7 @@ def test_the_registry_offers_easy_medium_hard_with_measured_words():
 def test_every_level_plays_whole_games_with_legal_moves(name):
     for seed in range(2):
         game = Game("pressman", 3, seed, history=False)
-        bots = [LEVELS[name].make(seed=p, clock=never) for p in range(3)]
+        bots = [LEVELS[name].make(seed=p, clock=clock_for(name)) for p in range(3)]
         while game.phase != "game_over":
             if game.phase == "round_over":
                 game.next_round()
@@ -65,8 +71,8 @@ def test_a_bot_never_looks_at_other_hands_or_the_pool_order(name):
         hand[:k], pool[:k] = pool[:k], hand[:k]
         rng.shuffle(pool)
         assert twin.hands[other] != game.hands[other] or not k
-        assert (LEVELS[name].make(seed=9).choose(game)
-                == LEVELS[name].make(seed=9).choose(twin))
+        assert (LEVELS[name].make(seed=9, clock=clock_for(name)).choose(game)
+                == LEVELS[name].make(seed=9, clock=clock_for(name)).choose(twin))
 
 
 def test_the_set_up_panel_chooses_a_level_and_describes_each():
@@ -81,3 +87,21 @@ def test_the_set_up_panel_chooses_a_level_and_describes_each():
     assert isinstance(app.bots[1], PlannerBot)
     assert TriominoApp(seed=3).bot_select.value == "medium"  # the default level
     assert TriominoApp(bot="planner", seed=3).bot_select.value == "hard"  # an earlier kind
+
+
+def test_the_hard_level_honours_its_budget_through_the_clock():
+    from mathgames.core.levels import TickingClock
+    from mathgames.triomino.bots import HARD_BUDGET
+
+    searched = 0
+    for seed in range(6):
+        game = mid_game(seed, 10 + seed)
+        if game.phase != "play":
+            continue
+        clock = TickingClock(HARD_BUDGET / 2)  # each reading half the budget later
+        bot = LEVELS["hard"].make(seed=1, clock=clock)
+        action = bot.choose(game)
+        assert action in game.legal_actions()
+        assert bot.last_samples <= 2 and clock.readings <= 3
+        searched += bot.last_samples > 0
+    assert searched  # some of these positions were searched, within the budget
