@@ -20,7 +20,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Mapping
 from math import comb
 
-from mathgames.core.i18n import translator
+from mathgames.core.i18n import format_number, translator
 from mathgames.core.levels import Clock, Level
 from mathgames.triomino.game import Action, Game
 from mathgames.triomino.geometry import cell_corners, cells_around
@@ -518,8 +518,8 @@ def _what(name: str) -> str:
 
 def _describe(name: str, figures: Mapping[str, float]) -> str:
     # most turns are quick (one tile fits, or none), so the 99th percentile says more
-    ms = f"{figures['p99']:.1f}"
-    rate, games = round(figures["rate"]), f"{figures['games']:,.0f}"
+    ms = format_number(figures["p99"], 1)
+    rate, games = format_number(figures["rate"]), format_number(figures["games"])
     if name == "easy":
         measured = _("Wins {rate}% of {games} two-player games against random placements; "
                      "under {ms} ms for 99 moves in 100 (one core).").format(

@@ -6,6 +6,7 @@ import random
 
 import pytest
 
+from mathgames.core.i18n import format_number
 from mathgames.triomino import Game
 from mathgames.triomino.bots import LEVELS
 
@@ -24,9 +25,9 @@ def test_the_registry_offers_easy_medium_hard_with_measured_words():
     assert list(LEVELS) == ["easy", "medium", "hard"]
     for name, level in LEVELS.items():
         assert level.name == name
-        assert f"{level.figures['p99']:.1f} ms" in level.description
+        assert f"{format_number(level.figures['p99'], 1)} ms" in level.description
         if "rate" in level.figures:
-            assert f"{round(level.figures['rate'])}%" in level.description
+            assert f"{format_number(level.figures['rate'])}%" in level.description
 
 
 @pytest.mark.parametrize("name", list(LEVELS))
