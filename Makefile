@@ -56,7 +56,12 @@ test: chromium postgresql lint
 catalogs: $(VENV)/.installed-app
 	$(BIN)/python -m mathgames.core.i18n
 
-bench: $(VENV)/.installed-test
+# The benches race OpenSpiel and compile the fast engine: the bench extra brings both.
+$(VENV)/.installed-bench: pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install --quiet -e ".[app,test,bench]"
+	touch $@ $(VENV)/.installed-test $(VENV)/.installed-app
+
+bench: $(VENV)/.installed-bench
 	for script in bench/*.py; do $(BIN)/python $$script || exit 1; done
 
 clean:

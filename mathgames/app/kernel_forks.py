@@ -19,7 +19,7 @@ session and process group, and a fresh random seed.
 
 The requests are small JSON documents, one per connection:
 
->>> request = fork_request(["/usr/bin/python3", "-m", "ipykernel_launcher", "-f", "/k.json"],
+>>> request = fork_request(["python", "-m", "ipykernel_launcher", "-f", "/k.json"],
 ...                        {"QUERY_STRING": "lang=pl"}, "/srv/notebooks")
 >>> request["argv"], request["cwd"]
 (['-f', '/k.json'], '/srv/notebooks')
