@@ -6,23 +6,9 @@ import pytest
 
 from mathgames.triomino import PRESETS, Game, Placement, Tile
 from mathgames.triomino.bots import BOTS, GreedyBot, PlannerBot, RandomBot, make_bot
+from tests.triomino.playing import play
 
 T = Tile.parse
-
-
-def play(game: Game, bots: list) -> Game:
-    moves = 0
-    while game.phase != "game_over":
-        if game.phase == "round_over":
-            game.next_round()
-            continue
-        action = bots[game.current].choose(game)
-        assert action in game.legal_actions() or (
-            action[0] == "place" and action[1] in game.legal_placements())
-        game.apply(action)
-        moves += 1
-        assert moves < 5000
-    return game
 
 
 @pytest.mark.parametrize("preset", sorted(PRESETS))

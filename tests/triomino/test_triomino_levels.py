@@ -9,6 +9,7 @@ import pytest
 from mathgames.core.i18n import format_number
 from mathgames.triomino import Game
 from mathgames.triomino.bots import LEVELS
+from tests.triomino.playing import play
 
 
 def never(*_args) -> float:
@@ -33,16 +34,8 @@ def test_the_registry_offers_easy_medium_hard_with_measured_words():
 @pytest.mark.parametrize("name", list(LEVELS))
 def test_every_level_plays_whole_games_with_legal_moves(name):
     for seed in range(2):
-        game = Game("pressman", 3, seed, history=False)
         bots = [LEVELS[name].make(seed=p, clock=clock_for(name)) for p in range(3)]
-        while game.phase != "game_over":
-            if game.phase == "round_over":
-                game.next_round()
-                continue
-            action = bots[game.current].choose(game)
-            assert action in game.legal_actions() or (
-                action[0] == "place" and action[1] in game.legal_placements())
-            game.apply(action)
+        game = play(Game("pressman", 3, seed, history=False), bots)
         assert game.winners
 
 
