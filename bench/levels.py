@@ -33,12 +33,13 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from matematiko_bots import play as play_deal
+
 from mathgames.core.levels import DEFAULT_LEVEL
 from mathgames.halma import bots as halma_bots
 from mathgames.halma.game import Game as HalmaGame
 from mathgames.matematiko import bots as matematiko_bots
 from mathgames.matematiko.deck import shuffled_deck
-from mathgames.matematiko.rules import score_grid
 from mathgames.triomino import bots as triomino_bots
 from mathgames.triomino.game import Game as TriominoGame
 
@@ -65,6 +66,12 @@ class _Timed:
         return timed
 
 
+def seated(k: int, top: object, bottom: object) -> tuple[int, list[object]]:
+    """Game ``k``'s seats: the level measured moves first in even games, second in odd ones."""
+    seat = k % 2
+    return seat, [top, bottom] if seat == 0 else [bottom, top]
+
+
 def halma_rung(board: str, upper: str, lower: str | None, games: int) -> dict:
     """``upper`` level against ``lower`` (None: the random bot) on ``board``."""
     wins, limits, times = 0.0, 0, []
@@ -72,8 +79,7 @@ def halma_rung(board: str, upper: str, lower: str | None, games: int) -> dict:
         top = _Timed(halma_bots.LEVELS[upper].make(seed=k), times)
         bottom = (halma_bots.LEVELS[lower].make(seed=10_000 + k) if lower
                   else halma_bots.RandomBot(seed=10_000 + k))
-        seat = k % 2
-        bots = [top, bottom] if seat == 0 else [bottom, top]
+        seat, bots = seated(k, top, bottom)
         game = HalmaGame(board, 2, move_limit=1000)
         while not game.is_over():
             pair = bots[game.to_move].choose_pair(game)
@@ -95,8 +101,7 @@ def triomino_rung(upper: str, lower: str | None, games: int) -> dict:
         top = _Timed(triomino_bots.LEVELS[upper].make(seed=k), times)
         bottom = (triomino_bots.LEVELS[lower].make(seed=10_000 + k) if lower
                   else triomino_bots.RandomBot(seed=10_000 + k))
-        seat = k % 2
-        bots = [top, bottom] if seat == 0 else [bottom, top]
+        seat, bots = seated(k, top, bottom)
         game = TriominoGame("pressman", 2, 50_000 + k // 2, history=False)  # each deal twice
         while game.phase != "game_over":
             if game.phase == "round_over":
@@ -123,15 +128,9 @@ def matematiko_level(level: str, deals: list[list[int]], jobs: int = 1) -> dict:
     bot = matematiko_bots.LEVELS[level].make(seed=0)
     scores, times = [], []
     for deal in deals:
-        grid: list[int | None] = [None] * 25
-        for k, card in enumerate(deal):
-            start = time.process_time()
-            cell = bot.choose(list(grid), card, tuple(deal[: k + 1]))
-            times.append(time.process_time() - start)
-            if grid[cell] is not None:
-                raise RuntimeError(f"{level} chose the taken cell {cell}")
-            grid[cell] = card
-        scores.append(score_grid([grid[r * 5:r * 5 + 5] for r in range(5)]).total)
+        score, spent = play_deal(bot, deal, time.process_time)
+        scores.append(score)
+        times.extend(spent)
     return {"scores": scores, "times": times}
 
 
