@@ -25,7 +25,7 @@ from mathgames.core.board_widget import STATIC
 from mathgames.core.i18n import translator
 from mathgames.core.svg import esc
 
-__all__ = ["Confirm", "HowToPlay", "PageHelper", "fill_tooltips", "section"]
+__all__ = ["Confirm", "HowToPlay", "PageHelper", "by_pointer", "fill_tooltips", "section"]
 
 _ = translator("core")
 
@@ -37,6 +37,17 @@ def section(title: str, body: str) -> str:
     '<section class="mg-howto-part"><h3>Goal</h3><p>Win.</p></section>'
     """
     return f'<section class="mg-howto-part"><h3>{esc(title)}</h3>{body}</section>'
+
+
+def by_pointer(mouse: str, touch: str) -> str:
+    """Two wordings of one instruction: the page's CSS shows the one for the visitor's
+    pointer (mouse and keys, or a touch screen). Both texts are escaped here.
+
+    >>> by_pointer("Click <here>", "Tap")
+    "<span class='mg-mouse-only'>Click &lt;here&gt;</span><span class='mg-touch-only'>Tap</span>"
+    """
+    return (f"<span class='mg-mouse-only'>{esc(mouse)}</span>"
+            f"<span class='mg-touch-only'>{esc(touch)}</span>")
 
 
 class HowToPlay(w.VBox):

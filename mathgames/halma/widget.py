@@ -32,7 +32,7 @@ from mathgames.core.i18n import on_language_change, translator
 from mathgames.core.levels import DEFAULT_LEVEL
 from mathgames.core.resume_widget import ResumeBanner
 from mathgames.core.svg import esc
-from mathgames.core.ui_widget import Confirm, HowToPlay, fill_tooltips, section
+from mathgames.core.ui_widget import Confirm, HowToPlay, by_pointer, fill_tooltips, section
 from mathgames.halma.bots import LEVELS
 from mathgames.halma.game import PASS, Game, Move
 from mathgames.halma.solutions import SOLUTIONS
@@ -267,8 +267,7 @@ class HalmaApp(w.VBox):
                   "go, U undoes.")
         touch = _("Tap a piece, then one of the ringed places. The magnifier buttons make "
                   "the squares bigger; slide the board to see the rest.")
-        self.help.value = (f"<span class='mg-mouse-only'>{esc(mouse)}</span>"
-                           f"<span class='mg-touch-only'>{esc(touch)}</span>")
+        self.help.value = by_pointer(mouse, touch)
         self.zoom_in_button.tooltip = _("Zoom in")
         self.zoom_out_button.tooltip = _("Zoom out")
         self.board.label = name

@@ -25,7 +25,7 @@ from mathgames.core.errors import CorruptSaveError, MathgamesError
 from mathgames.core.i18n import LANGUAGES, on_language_change, translator
 from mathgames.core.resume_widget import ResumeBanner
 from mathgames.core.svg import esc
-from mathgames.core.ui_widget import Confirm, HowToPlay, fill_tooltips, section
+from mathgames.core.ui_widget import Confirm, HowToPlay, by_pointer, fill_tooltips, section
 from mathgames.matematiko.bots import BOTS, LEVELS, Bot, make_bot, play_deal
 from mathgames.matematiko.deck import GameCodeError, new_code, normalize_code
 from mathgames.matematiko.match import Match, Player, cell_index, cell_name
@@ -477,12 +477,12 @@ class MatematikoApp(w.VBox):
         points = match.points_so_far(name)
         self.total.value = (f'<span style="font-size:1.6em"><b>{esc(_("Total"))}: '
                             f'<span class="mg-total-value">{points}</span></b></span>')
-        status = esc(self._status_text())
+        text = self._status_text()
+        status = esc(text)
         if not match.is_over and match.called and not match.has_placed(name):
             touch = _("{name}: place the {card}: tap an empty cell.").format(
                 name=self.shown_name(name), card=match.current)
-            status = (f"<span class='mg-mouse-only'>{status}</span>"
-                      f"<span class='mg-touch-only'>{esc(touch)}</span>")
+            status = by_pointer(text, touch)
         self.status.value = f'<span style="font-size:1.3em">{status}</span>'
         self.undo_button.disabled = match.is_over or not (match.can_undo(name) or (
             self.mode == "solitaire" and match.called > 1))

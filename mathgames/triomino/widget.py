@@ -29,7 +29,7 @@ from mathgames.core.i18n import LANGUAGES, on_language_change, translator
 from mathgames.core.levels import DEFAULT_LEVEL
 from mathgames.core.resume_widget import ResumeBanner
 from mathgames.core.svg import TEXT_PALETTE, esc
-from mathgames.core.ui_widget import Confirm, HowToPlay, fill_tooltips, section
+from mathgames.core.ui_widget import Confirm, HowToPlay, by_pointer, fill_tooltips, section
 from mathgames.triomino.bots import LEVELS, Bot
 from mathgames.triomino.game import Game
 from mathgames.triomino.geometry import Cell, cell_id, cell_xy, parse_cell
@@ -336,8 +336,7 @@ class TriominoApp(w.VBox):
                   "u undoes.")
         touch = _("Tap a tile in your rack, then a dashed place on the table; Rotate turns "
                   "the tile, the magnifier buttons zoom.")
-        self.help.value = (f"<span class='mg-mouse-only'>{esc(mouse)}</span>"
-                           f"<span class='mg-touch-only'>{esc(touch)}</span>")
+        self.help.value = by_pointer(mouse, touch)
         self.howto.refresh()
         fill_tooltips(self)
 
