@@ -248,23 +248,20 @@ def login_html(language: str, next_url: str, xsrf_field: str, wrong: bool,
         return _page(language, title, body)
 
 
-_SLOTS: dict[int, asyncio.Semaphore] = {}
-
 #: A page waits at most this long for a render slot, then renders anyway (a page whose
 #: notebook waits for something, such as a class page, never blocks the others for long).
 SLOT_PATIENCE = 20.0
 
 
-async def _render_slot(slots: int) -> asyncio.Semaphore | None:
-    """Wait for one of ``slots`` page renders (0: no limit); the semaphore to release."""
-    if slots <= 0:
+async def _render_slot(slots: asyncio.Semaphore | None) -> asyncio.Semaphore | None:
+    """Wait for one of the server's page renders (``None``: no limit); what to release."""
+    if slots is None:
         return None
-    semaphore = _SLOTS.setdefault(slots, asyncio.Semaphore(slots))
     try:
-        await asyncio.wait_for(semaphore.acquire(), SLOT_PATIENCE)
+        await asyncio.wait_for(slots.acquire(), SLOT_PATIENCE)
     except asyncio.TimeoutError:
         return None
-    return semaphore
+    return slots
 
 
 class AppPageHandler(TornadoVoilaHandler):
@@ -292,7 +289,7 @@ class AppPageHandler(TornadoVoilaHandler):
             return
         render = _Render()  # counted under the cap until its kernel is in the list
         _RENDER.set(render)
-        slot = await _render_slot(self.settings.get("mathgames_render_slots", 0))
+        slot = await _render_slot(self.settings.get("mathgames_render_slots"))
         try:
             async for html in self.get_generator(path=path):
                 self.write(html)
@@ -567,7 +564,8 @@ class AppVoila(Voila):
 
         self.kernel_manager.start_kernel = start_and_note
         settings["mathgames_max_kernels"] = self.max_kernels
-        settings["mathgames_render_slots"] = self.render_slots
+        settings["mathgames_render_slots"] = (asyncio.Semaphore(self.render_slots)
+                                              if self.render_slots > 0 else None)
         settings["mathgames_reaper"] = self.reaper
         return settings
 

@@ -131,11 +131,10 @@ def test_pages_wait_their_turn_for_a_render_slot(monkeypatch: pytest.MonkeyPatch
 
     from mathgames.app import voila_server
 
-    monkeypatch.setattr(voila_server, "_SLOTS", {})
     monkeypatch.setattr(voila_server, "SLOT_PATIENCE", 0.5)
     order: list[str] = []
 
-    async def page(name: str, seconds: float, slots: int) -> None:
+    async def page(name: str, seconds: float, slots: asyncio.Semaphore) -> None:
         slot = await voila_server._render_slot(slots)
         order.append(f"{name} starts{'' if slot else ' without a slot'}")
         await asyncio.sleep(seconds)
@@ -145,15 +144,17 @@ def test_pages_wait_their_turn_for_a_render_slot(monkeypatch: pytest.MonkeyPatch
 
     async def scenario() -> None:
         # Two slots, three pages: the third starts when the first ends.
-        await asyncio.gather(page("a", 0.1, 2), page("b", 0.3, 2), page("c", 0.0, 2))
+        two = asyncio.Semaphore(2)
+        await asyncio.gather(page("a", 0.1, two), page("b", 0.3, two), page("c", 0.0, two))
         assert order.index("c starts") > order.index("a ends")
-        assert voila_server._SLOTS[2]._value == 2  # every slot given back
+        assert two._value == 2  # every slot given back
         order.clear()
         # A page that holds its slot too long does not block the next beyond the patience.
-        await asyncio.gather(page("slow", 1.2, 1), page("next", 0.0, 1))
+        one = asyncio.Semaphore(1)
+        await asyncio.gather(page("slow", 1.2, one), page("next", 0.0, one))
         assert "next starts without a slot" in order
         assert order.index("next starts without a slot") < order.index("slow ends")
-        assert await voila_server._render_slot(0) is None  # 0: no limit, no waiting
+        assert await voila_server._render_slot(None) is None  # no limit, no waiting
 
     from concurrent.futures import ThreadPoolExecutor
 
