@@ -532,7 +532,9 @@ class AppVoila(Voila):
     max_kernels = Int(0, config=True, help="At most this many kernels (0: no cap).")
     disconnected_grace = Float(10.0, config=True,
                                help="End a kernel this many seconds after its page left.")
-    unconnected_grace = Float(60.0, config=True,
+    # as long as a page's websocket waits for its kernel (serve.py, kernel_info_timeout): with
+    # 30 pages loading on a busy 2-core machine, a page may take over a minute to connect
+    unconnected_grace = Float(300.0, config=True,
                               help="End a kernel whose page was sent but never connected "
                                    "after this long.")
     reap_interval = Float(2.0, config=True, help="Look for kernels to end this often (s).")

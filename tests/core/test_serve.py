@@ -126,6 +126,17 @@ def test_a_busy_classroom_server_waits_instead_of_dropping_a_page() -> None:
     assert SERVER_SETTINGS["MappingKernelManager"]["kernel_info_timeout"] >= 120
 
 
+def test_a_slow_page_keeps_its_kernel_while_it_may_still_connect() -> None:
+    """The reaper ends the kernel of a page that was sent but never connected. With 30 pages
+    loading at once on 2 cores a page connected after 60-80 s, so a 60 s grace ended 8 of 30
+    game pages' kernels (bench/voila_load.py, blank pages): the grace is at least as long as
+    a page's websocket waits for its kernel."""
+    from mathgames.app.voila_server import AppVoila
+
+    waits = SERVER_SETTINGS["MappingKernelManager"]["kernel_info_timeout"]
+    assert AppVoila.unconnected_grace.default_value >= waits
+
+
 def test_pages_wait_their_turn_for_a_render_slot(monkeypatch: pytest.MonkeyPatch) -> None:
     import asyncio
 
