@@ -11,7 +11,8 @@
    that both find exactly the same moves (and so do the bitboard and the fast engine).
 2. The search bot against the greedy bot, two players, 200 games per board
    (10 with --quick), each side starting half the games.
-3. The solitaire-crossing solver: re-finding the stored best crossings.
+3. The solitaire-crossing solver: re-finding the stored best crossings with the
+   search and settings stored with each (``--only 3`` runs this section alone).
 4. Uniformly random playouts (two players, at most 200 plies) per CPU second,
    side by side in one run: the game's own path (``RandomBot`` and
    ``Game.play``), the byte-board generator (``pair_moves``) in a bare loop, the
@@ -47,8 +48,13 @@ from mathgames.halma.bitboard import BitBoard, random_playout
 from mathgames.halma.bots import GreedyBot, RandomBot, SearchBot
 from mathgames.halma.fastplay import FastEngine, engine_mode
 from mathgames.halma.game import Game, pair_moves
-from mathgames.halma.solutions import HOW_FOUND, SOLUTIONS
-from mathgames.halma.solver import advance_lower_bound, parity_lower_bound, solve_crossing
+from mathgames.halma.solutions import HOW_FOUND, HOW_MET, SOLUTIONS
+from mathgames.halma.solver import (
+    advance_lower_bound,
+    meet_crossing,
+    parity_lower_bound,
+    solve_crossing,
+)
 
 BOARD_PLAYERS = {"halma": (2, 3, 4), "star": (2, 3, 4, 6)}
 
@@ -294,14 +300,47 @@ def bench_playouts(quick: bool) -> None:
         print(f"   target, at least half of OpenSpiel's playouts/s: {verdict}")
 
 
+def bench_crossings(quick: bool) -> None:
+    """Section 3: re-find the stored best crossings with their stored settings."""
+    print("3. Solitaire crossing (beam search), re-finding the stored best crossings")
+    print(f"{'crossing':10} {'search':>7} {'width':>6} {'found':>6} {'stored':>7} {'parity':>6} "
+          f"{'advance':>7} {'cpu s':>7}")
+    keys = ["star-10"] if quick else list(SOLUTIONS)
+    for key in keys:
+        board, pieces = key.split("-")
+        cpu = time.process_time()
+        if key in HOW_MET:
+            settings = HOW_MET[key]
+            found = meet_crossing(board, int(pieces), **settings)
+            search, width = "meet", int(settings["width"])
+        else:
+            width, lateral, compact = HOW_FOUND[key]
+            found = solve_crossing(board, int(pieces), width=width, lateral=lateral,
+                                   compact=compact)
+            search = "beam"
+        length = len(found) if found else 0
+        cpu = time.process_time() - cpu
+        print(f"{key:10} {search:>7} {width:6d} {length:6d} {len(SOLUTIONS[key]):7d} "
+              f"{parity_lower_bound(board, int(pieces)):6d} "
+              f"{advance_lower_bound(board, int(pieces)):7d} {cpu:7.1f}")
+    print("   star-10: 27 moves is the proven minimum (Bell 2009); 'parity' and 'advance' are our")
+    print("   lower bounds (mathgames.halma.solver); stored records: "
+          + ", ".join(f"{k} {len(v)}" for k, v in SOLUTIONS.items()))
+    print("   search: 'beam' solve_crossing, 'meet' meet_crossing (the second half is a path from")
+    print("   the start turned round and played backwards); cpu s: CPU seconds of the search")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--quick", action="store_true", help="a small run")
     parser.add_argument("--budget", type=float, default=0.05,
                         help="the search bot's seconds per move (default 0.05)")
-    parser.add_argument("--only", type=int, choices=[4],
-                        help="run only this section (4: the random playouts)")
+    parser.add_argument("--only", type=int, choices=[3, 4],
+                        help="run only this section (3: the crossings, 4: the random playouts)")
     args = parser.parse_args()
+    if args.only == 3:
+        bench_crossings(args.quick)
+        return
     if args.only == 4:
         print("4. Random playouts (uniform over legal moves, at most 200 plies), CPU time, "
               "best of 3 interleaved rounds")
@@ -334,23 +373,7 @@ def main() -> None:
               f"{r['rate']:8.1%} {r['plies']:6.0f} {r['think']:7.3f}")
     print("   (s/move: CPU seconds, the clock the search bot's budget is read on)")
     print()
-    print("3. Solitaire crossing (beam search), re-finding the stored best crossings")
-    print(f"{'crossing':10} {'width':>6} {'found':>6} {'stored':>7} {'parity':>6} {'advance':>7} "
-          f"{'seconds':>8}")
-    keys = ["star-10"] if args.quick else list(SOLUTIONS)
-    for key in keys:
-        board, pieces = key.split("-")
-        width, lateral, compact = HOW_FOUND[key]
-        found = solve_crossing(board, int(pieces), width=width, lateral=lateral,
-                               compact=compact)
-        length = len(found) if found else 0
-        seconds = found.seconds if found else float("nan")
-        print(f"{key:10} {width:6d} {length:6d} {len(SOLUTIONS[key]):7d} "
-              f"{parity_lower_bound(board, int(pieces)):6d} "
-              f"{advance_lower_bound(board, int(pieces)):7d} {seconds:8.1f}")
-    print("   star-10: 27 moves is the proven minimum (Bell 2009); 'parity' and 'advance' are our")
-    print("   lower bounds (mathgames.halma.solver); stored records: "
-          + ", ".join(f"{k} {len(v)}" for k, v in SOLUTIONS.items()))
+    bench_crossings(args.quick)
     print()
     print("4. Random playouts (uniform over legal moves, at most 200 plies), CPU time, "
           "best of 3 interleaved rounds")

@@ -6,6 +6,12 @@ a symmetric position counted once) and expands them all. It is not guaranteed
 to find the shortest crossing, but with a wide beam it finds very good ones:
 on the 10-piece star it finds 27 moves, the proven minimum (G. Bell, 2009).
 
+:func:`meet_crossing` makes the second half out of the first: the board turned
+half round swaps the camps and a move played backwards is a move, so a path to a
+position that is its own turned image, played again backwards on the turned board,
+finishes the crossing. Steering a beam towards such positions found the 46-move
+crossing of 19 Halma pieces (the plain beam's best was 48).
+
 :func:`advance_lower_bound` is a better proof (28 moves for 19 Halma pieces,
 23 for 13, 19 on the star): the most advanced piece gains at most two rows a
 move on the Halma board (one on the star), so the first moves cannot bring any
@@ -41,8 +47,8 @@ from mathgames.halma.game import Game, Move, pair_moves, shortest_path
 from mathgames.halma.topology import Topology
 
 __all__ = ["AdvanceBound", "Crossing", "advance_bound", "advance_lower_bound", "crossing_game",
-           "parity_class", "parity_lower_bound", "replay_crossing", "shorten_crossing",
-           "solve_crossing"]
+           "meet_crossing", "parity_class", "parity_lower_bound", "replay_crossing",
+           "shorten_crossing", "solve_crossing"]
 
 
 @dataclass(frozen=True)
@@ -219,14 +225,7 @@ def solve_crossing(board: str = "star", pieces: int | None = None, width: int = 
     game = replay_crossing(board, tuple(prefix), pieces)
     topo = game.topology
     rows = topo.rows_to(game.target_corners[0])
-    if lateral:
-        from mathgames.halma.bots import cost_table
-
-        table = cost_table(game, 0)
-        score = [round(1000 * (rows[c] + lateral * (table[c] - rows[c]) / 0.2))
-                 for c in range(topo.size)]
-    else:
-        score = [1000 * r for r in rows]
+    score = _cell_scores(game, rows, lateral)
     target = game.target_masks[0]
     rng = random.Random(seed)
     zobrist = [rng.getrandbits(64) for _ in range(topo.size)]
@@ -295,15 +294,21 @@ def solve_crossing(board: str = "star", pieces: int | None = None, width: int = 
     return None
 
 
+def _cell_scores(game: Game, rows: Sequence[int], lateral: float) -> list[int]:
+    """A piece's cost on each cell, in thousandths of a row: its rows to go, and with
+    ``lateral`` also a share of the greedy bot's cost of being off the straight way."""
+    if not lateral:
+        return [1000 * r for r in rows]
+    from mathgames.halma.bots import cost_table
+
+    table = cost_table(game, 0)
+    return [round(1000 * (rows[c] + lateral * (table[c] - rows[c]) / 0.2))
+            for c in range(game.topology.size)]
+
+
 def _finish(game: Game, parents: list[list[tuple[int, int, int]]], last: int,
             start_time: float, width: int, prefix: tuple[str, ...] = ()) -> Crossing:
-    pairs = []
-    index = last
-    for links in reversed(parents):
-        i, a, b = links[index]
-        pairs.append((a, b))
-        index = i
-    pairs.reverse()
+    pairs = _pairs_to(parents, len(parents), last)
     topo = game.topology
     texts = []
     for a, b in pairs:
@@ -431,6 +436,270 @@ def _splice(board: str, pieces: int | None, moves: tuple[str, ...], i: int, j: i
     if game.result().reason != "win":
         return None
     return moves[:i] + tuple(texts) + moves[j:]
+
+
+def _turn(topo: Topology) -> list[int]:
+    """The half turn of the board about its centre: it swaps a camp and the opposite one."""
+    index = {c: i for i, c in enumerate(topo.coords)}
+    sx = min(x for x, _ in topo.coords) + max(x for x, _ in topo.coords)
+    sy = min(y for _, y in topo.coords) + max(y for _, y in topo.coords)
+    return [index[(sx - x, sy - y)] for x, y in topo.coords]
+
+
+def _unmatched(cells: Sequence[int], image: list[int]) -> int:
+    here = set(cells)
+    return sum(1 for c in cells if image[c] not in here)
+
+
+def _unmatched_change(occ: bytearray, image: list[int], a: int, b: int) -> int:
+    """The change of :func:`_unmatched` when the piece on ``a`` moves to ``b`` (``occ``:
+    the position before the move)."""
+    ia, ib = image[a], image[b]
+    change = 0 if ia == a else (1 if occ[ia] else -1)
+    if ib != b:
+        change += -1 if occ[ib] and ib != a else 1
+    return change
+
+
+def meet_crossing(board: str = "star", pieces: int | None = None, width: int = 4000,
+                  symmetry: float = 2.0, slack: float = 0.0, lateral: float = 0.0,
+                  compact: float = 0.0, after: int = 0, bridge: int = 5, seed: int = 0,
+                  max_moves: int = 100, time_limit: float | None = None,
+                  prefix: Sequence[str] = (),
+                  progress: Callable[[int, int], None] | None = None) -> Crossing | None:
+    """A crossing made of two halves that are one path: the second half is the first
+    one played backwards on the turned board.
+
+    Turning the board half round (or turning it and reflecting it in its diagonal)
+    swaps the home camp and the target camp, and a move played backwards is a move;
+    so if positions ``P`` and ``Q`` are reached from the start in ``k`` and ``m``
+    moves, and ``P`` is the turned ``Q``, the ``m`` moves to ``Q``, turned and
+    played backwards in reverse order, lead from ``P`` into the target: a crossing
+    of ``k + m`` moves. A beam search (as in :func:`solve_crossing`, ``width``
+    positions a move) remembers every position it meets (kept or not) and looks each
+    new position up among the turned ones; it steers towards positions that look like
+    their own turned image: the score is the rows to go, not counted below half the journey
+    (less ``slack`` rows), plus ``symmetry`` times the pieces whose turned cell is
+    empty, counted from move ``after`` on; ``lateral`` and ``compact`` as in
+    :func:`solve_crossing`. A kept position ``P`` reached in ``k`` moves with at most
+    ``bridge`` pieces whose turned cell is empty is also tried as the middle: if
+    those pieces can move straight onto the empty turned cells, one move each, ``P``
+    becomes the turned ``P`` and the crossing takes ``2k`` moves plus those. Every
+    crossing found is replayed and checked; the shortest is returned when no
+    shorter one can follow. ``prefix``: moves played first (checked), by both halves
+    (as in :func:`solve_crossing`, ``max_moves`` counts the moves after it).
+    Memory: one dictionary entry per position met (19 Halma pieces, width 1,000,
+    27 moves: about half a gigabyte at the end).
+
+    >>> found = meet_crossing("star", width=300)
+    >>> found is not None and 27 <= len(found) <= 40
+    True
+    >>> replay_crossing("star", found.moves).result().reason
+    'win'
+    """
+    start_time = time.perf_counter()
+    game = crossing_game(board, pieces)
+    topo = game.topology
+    before = []  # the prefix as (from, to) pairs
+    for move in prefix:
+        path = game.check(move)
+        before.append((path[0], path[-1]))
+        game.play(move)
+    p = len(before)
+    rows = topo.rows_to(game.target_corners[0])
+    score = _cell_scores(game, rows, lateral)
+    target = game.target_masks[0]
+    rng = random.Random(seed)
+    zobrist = [rng.getrandbits(64) for _ in range(topo.size)]
+    mirror = _mirror(topo)
+    turn = _turn(topo)
+    both = [mirror[turn[c]] for c in range(topo.size)]
+    images = (turn, both)
+    zm = [zobrist[mirror[c]] for c in range(topo.size)]
+    zt = [zobrist[turn[c]] for c in range(topo.size)]
+    zb = [zobrist[both[c]] for c in range(topo.size)]
+    cells0 = tuple(sorted(game.cells[0]))
+    h0 = hm0 = ht0 = hb0 = 0
+    for c in cells0:
+        h0 ^= zobrist[c]
+        hm0 ^= zm[c]
+        ht0 ^= zt[c]
+        hb0 ^= zb[c]
+    cap = round((sum(score[c] for c in game.homes[0]) + sum(score[c] for c in game.targets[0]))
+                / 2 - 1000 * slack)
+    # a level: list of (cells, hashes (own, mirrored, turned, turned and mirrored), score,
+    # unmatched pieces under the turn and under the turn and mirror)
+    level = [(cells0, (h0, hm0, ht0, hb0), sum(score[c] for c in cells0),
+              _unmatched(cells0, turn), _unmatched(cells0, both))]
+    kept_at = {min(h0, hm0)}  # the key of every position kept
+    parents: list[list[tuple[int, int, int]]] = []
+    # the key of every position met -> its depth, the kept position before it and the move
+    every = {min(h0, hm0): 0}
+    found: list[tuple[int, int, int]] = []  # (length, new position, the other's entry)
+    best = None
+    for depth in range(1, max_moves + 1):
+        if best is not None and p + depth >= len(best):
+            break
+        candidates = []
+        fresh: dict[int, int] = {}
+        occ = bytearray(topo.size)
+        weight = round(symmetry * 1000) if depth >= after else 0
+        for i, (cells, (h, hm, ht, hb), s, ut, ub) in enumerate(level):
+            for c in cells:
+                occ[c] = 1
+            if compact:
+                rs = sorted(rows[c] for c in cells)
+                low, low2, high, high2 = rs[0], rs[1], rs[-1], rs[-2]
+            for a, b in pair_moves(occ, cells, topo, target):
+                nh, nhm = h ^ zobrist[a] ^ zobrist[b], hm ^ zm[a] ^ zm[b]
+                key = nh if nh < nhm else nhm
+                if key in kept_at or key in fresh:
+                    continue
+                fresh[key] = len(candidates)
+                nut = ut + _unmatched_change(occ, turn, a, b)
+                nub = ub + _unmatched_change(occ, both, a, b)
+                new_score = s - score[a] + score[b]
+                rank = (new_score if new_score > cap else cap) + weight * (
+                    nut if nut < nub else nub)
+                if compact:
+                    ra, rb = rows[a], rows[b]
+                    lo = low2 if ra == low else low
+                    hi = high2 if ra == high else high
+                    rank += compact * 1000 * (max(hi, rb) - min(lo, rb))
+                candidates.append((rank, rng.random(), i, a, b, key,
+                                   (nh, nhm, ht ^ zt[a] ^ zt[b], hb ^ zb[a] ^ zb[b]),
+                                   new_score, nut, nub))
+            for c in cells:
+                occ[c] = 0
+        if not candidates:
+            break
+        # a new position that is another one (kept or not) turned: join the paths
+        for _rank, _r, i, a, b, key, *_tail in candidates:
+            if key not in every:
+                every[key] = (((depth << 24) | i) << 16) | (a << 8) | b
+        for n, (*_head, _key, (_h, _hm, ht, hb), _s, _ut, _ub) in enumerate(candidates):
+            there = every.get(ht if ht < hb else hb)
+            if there is not None:
+                found.append((2 * p + depth + (there >> 40), n, there))
+        found.sort()
+        for length, n, there in found:
+            if best is not None and length >= len(best):
+                break
+            i, a, b = candidates[n][2:5]
+            first = [*before, *_pairs_to(parents, depth - 1, i), (a, b)]
+            d2 = there >> 40
+            second = [*before, *_pairs_to(parents, d2 - 1, (there >> 16) & 0xFFFFFF),
+                      ((there >> 8) & 255, there & 255)] if d2 else before
+            moves = _join(board, pieces, first, second, images)
+            if moves is not None:
+                best = moves
+        found = []
+        candidates.sort()
+        kept = candidates[:width]
+        parents.append([(i, a, b) for _rank, _r, i, a, b, *_tail in kept])
+        new_level = []
+        for _rank, _r, i, a, b, key, hashes, s, ut, ub in kept:
+            cells = level[i][0]
+            new_level.append((tuple(sorted(b if c == a else c for c in cells)), hashes, s, ut, ub))
+            kept_at.add(key)
+        level = new_level
+        for k, (cells, _hashes, _s, ut, ub) in enumerate(level):
+            for unmatched, image in ((ut, turn), (ub, both)):
+                if unmatched > bridge or (best is not None
+                                          and 2 * (p + depth) + unmatched >= len(best)):
+                    continue
+                steps = _bridge(cells, image, target, topo)
+                if steps is not None:
+                    first = [*before, *_pairs_to(parents, depth, k)]
+                    moves = _join(board, pieces, [*first, *steps], first, images)
+                    if moves is not None:
+                        best = moves
+        if progress is not None:
+            progress(depth, kept[0][0])
+        if time_limit is not None and time.perf_counter() - start_time > time_limit:
+            break
+    if best is None:
+        return None
+    return Crossing(topo.key, game.pieces, best, time.perf_counter() - start_time, width)
+
+
+def _bridge(cells: Sequence[int], image: list[int], lock: bytearray,
+            topology: Topology) -> list[tuple[int, int]] | None:
+    """Moves that take the pieces on ``cells`` to their image, each piece whose image
+    cell is empty moving straight onto one of the empty image cells (None if no order
+    works)."""
+    here = set(cells)
+    movers = tuple(c for c in cells if image[c] not in here)
+    holes = tuple(image[c] for c in movers)
+    occ = bytearray(topology.size)
+    for c in cells:
+        occ[c] = 1
+    failed: set[tuple[tuple[int, ...], tuple[int, ...]]] = set()
+
+    def search(movers: tuple[int, ...], holes: tuple[int, ...]) -> list[tuple[int, int]] | None:
+        if not movers:
+            return []
+        if (movers, holes) in failed:
+            return None
+        for a in movers:
+            for b in holes:
+                if shortest_path(occ, a, b, topology, lock if lock[a] else None) is None:
+                    continue
+                occ[a], occ[b] = 0, 1
+                rest = search(tuple(c for c in movers if c != a),
+                              tuple(c for c in holes if c != b))
+                occ[a], occ[b] = 1, 0
+                if rest is not None:
+                    return [(a, b), *rest]
+        failed.add((movers, holes))
+        return None
+
+    return search(movers, holes)
+
+
+def _pairs_to(parents: list[list[tuple[int, int, int]]], depth: int,
+              index: int) -> list[tuple[int, int]]:
+    """The ``(from, to)`` moves to the kept position ``index`` of level ``depth``."""
+    pairs = []
+    for d in range(depth, 0, -1):
+        index, a, b = parents[d - 1][index]
+        pairs.append((a, b))
+    pairs.reverse()
+    return pairs
+
+
+def _join(board: str, pieces: int | None, first: list[tuple[int, int]],
+          second: list[tuple[int, int]], images: Sequence[list[int]]) -> tuple[str, ...] | None:
+    """The crossing ``first``, then ``second`` turned and played backwards, as move texts,
+    if the position after ``first`` is the one after ``second`` turned and every move is
+    legal (None otherwise)."""
+    game = crossing_game(board, pieces)
+    here = set(game.cells[0])
+    there = set(here)
+    for a, b in first:
+        here.remove(a)
+        here.add(b)
+    for a, b in second:
+        there.remove(a)
+        there.add(b)
+    topo = game.topology
+    for image in images:
+        if {image[c] for c in there} != here:
+            continue
+        pairs = [*first, *((image[b], image[a]) for a, b in reversed(second))]
+        game = crossing_game(board, pieces)
+        texts = []
+        for a, b in pairs:
+            lock = game.target_masks[0]
+            path = shortest_path(game.occ, a, b, topo, lock if lock[a] else None)
+            if path is None or game.is_over():
+                break
+            game.push_unchecked(a, b, path)
+            texts.append(str(Move(tuple(topo.names[c] for c in path))))
+        else:
+            if game.result().reason == "win":
+                return tuple(texts)
+    return None
 
 
 if __name__ == "__main__":  # pragma: no cover - a developer's command
