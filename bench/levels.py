@@ -1,7 +1,8 @@
 """The ladder of bot levels in every game: each level against the one below, CPU a move.
 
-    .venv/bin/python bench/levels.py            # 200 games a rung, 1,000 Matematiko deals
-                                                # (about 30 CPU minutes, most of it Halma's
+    .venv/bin/python bench/levels.py            # 200 games a Halma / star rung, 1,000 a
+                                                # Triomino rung, 1,000 Matematiko deals
+                                                # (about 45 CPU minutes, most of it Halma's
                                                 # hard rung at about 40 ms a move)
     .venv/bin/python bench/levels.py --quick    # 10 games a rung, 100 deals (2-3 CPU minutes)
     .venv/bin/python bench/levels.py --only halma star
@@ -11,7 +12,9 @@ Halma, Chinese checkers (``star``) and Triomino (``pressman``): two-player games
 between a level and the level below it, seats alternating (Triomino: each deal is
 played twice, once in either seat, to cut the luck of the deal); a shared win counts
 half, a game stopped by the move limit counts as a loss for both. Target: the
-higher level wins at least 65 %. The easy level also plays the random bot, for
+higher level wins at least 65 %. Triomino plays 1,000 games a rung (they are cheap): its
+rates lie near the line, where 200 games' standard error (about 3.4 points) decides
+too little. The easy level also plays the random bot, for
 scale (no target: in Triomino's pressman rules the random bot may not draw
 while a tile fits, so it is a random placer, not a fool).
 Matematiko: every level plays the same seeded deals (seeds 1,000,000 + i, as in
@@ -44,6 +47,8 @@ from mathgames.triomino import bots as triomino_bots
 from mathgames.triomino.game import Game as TriominoGame
 
 CPU_TARGET_MS = {DEFAULT_LEVEL: 50.0, "hard": 300.0}
+#: Games a Triomino rung plays by default (each deal in both seats).
+TRIOMINO_GAMES = 1000
 
 
 class _Timed:
@@ -172,7 +177,8 @@ def print_ladder(title: str, levels: list[str], rung, only: list[str] | None = N
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="10 games a rung, 100 deals")
-    parser.add_argument("--games", type=int, help="games a rung (default 200)")
+    parser.add_argument("--games", type=int,
+                        help="games a rung (default 200; Triomino 1,000)")
     parser.add_argument("--deals", type=int, help="Matematiko deals (default 1,000)")
     parser.add_argument("--only", nargs="*", default=["halma", "star", "triomino", "matematiko"],
                         choices=["halma", "star", "triomino", "matematiko"])
@@ -182,6 +188,7 @@ def main(argv: list[str] | None = None) -> int:
                         help="play only these levels' rungs (each against the level below)")
     args = parser.parse_args(argv)
     games = args.games or (10 if args.quick else 200)
+    triomino_games = args.games or (10 if args.quick else TRIOMINO_GAMES)
     deals_n = args.deals or (100 if args.quick else 1000)
     print("Bot levels: each level against the one below (CPU time of the higher level's "
           "moves, one core)\n")
@@ -193,9 +200,9 @@ def main(argv: list[str] | None = None) -> int:
                          lambda up, low, board=board: halma_rung(board, up, low, games),
                          args.levels)
     if "triomino" in args.only:
-        print_ladder(f"Triomino (pressman), 2 players, {games} games a rung",
+        print_ladder(f"Triomino (pressman), 2 players, {triomino_games} games a rung",
                      list(triomino_bots.LEVELS),
-                     lambda up, low: triomino_rung(up, low, games), args.levels)
+                     lambda up, low: triomino_rung(up, low, triomino_games), args.levels)
     if "matematiko" in args.only:
         deals = [shuffled_deck(1_000_000 + i)[:25] for i in range(deals_n)]
         print(f"Matematiko, {deals_n} seeded deals (seeds 1,000,000..{999_999 + deals_n})")

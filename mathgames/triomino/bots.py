@@ -18,6 +18,7 @@ from __future__ import annotations
 import random
 from abc import ABC, abstractmethod
 from collections.abc import Mapping
+from functools import cache
 from math import comb
 
 from mathgames.core.i18n import format_number, translator
@@ -290,6 +291,18 @@ def _bonus_points(rules: RuleSet, table: Table, cell: tuple[int, int]) -> int:
     return 0
 
 
+@cache
+def _fitting() -> dict[tuple, tuple[tuple[tuple[int, int, int], Tile, int], ...]]:
+    """Every (digits, tile, rotation) by the digits a cell may require (``None``: free)."""
+    index: dict[tuple, list[tuple[tuple[int, int, int], Tile, int]]] = {}
+    for tile in all_tiles():
+        for rotation, (a, b, c) in enumerate(tile.rotations()):
+            for key in ((a, b, c), (a, b, None), (a, None, c), (None, b, c), (a, None, None),
+                        (None, b, None), (None, None, c)):
+                index.setdefault(key, []).append((tile.digits, tile, rotation))
+    return {key: tuple(found) for key, found in index.items()}
+
+
 class _Playout:
     """A round played on from a guessed deal by greedy players, a few turns deep.
 
@@ -307,19 +320,33 @@ class _Playout:
         self.over = False
 
     def _best(self, player: int, tiles: list[Tile]) -> tuple[Placement | None, int]:
-        options = self.table.placements_for(tiles)
-        if not options:
+        table = self.table
+        if not table:
+            return None, 0  # (never in a playout: the start tile is on the table)
+        rules, get, fits = self.rules, table._digits.get, _fitting()
+        held = {tile.digits for tile in tiles}
+        best: tuple | None = None
+        chosen: Tile | None = None
+        top = -1
+        for cell in table._frontier:  # the greedy bot's choice, ties broken the same way
+            a, b, c = cell_corners(cell)
+            bonus = -1
+            for digits, tile, rotation in fits.get((get(a), get(b), get(c)), ()):
+                if digits not in held:
+                    continue
+                if bonus < 0:
+                    bonus = _bonus_points(rules, table, cell)
+                points = tile.value + bonus
+                key = (digits, cell, rotation)
+                if points > top or (points == top and key < best):  # type: ignore[operator]
+                    best, top, chosen = key, points, tile
+        if best is None or chosen is None:
             return None, 0
-        rules, table = self.rules, self.table
-        best, top = options[0], -1
-        for option in options:  # the greedy bot's choice, ties broken the same way
-            points = option.tile.value + _bonus_points(rules, table, option.cell)
-            if points > top or (points == top and _order(option) < _order(best)):
-                best, top = option, points
+        placement = Placement(chosen, best[1], best[2])
         if len(self.hands[player]) == 1:
             top += rules.going_out_bonus + sum(
                 t.value for q, hand in enumerate(self.hands) if q != player for t in hand)
-        return best, top
+        return placement, top
 
     def place(self, player: int, placement: Placement, points: int) -> None:
         self.table.place(placement)
@@ -354,34 +381,43 @@ class _Playout:
                     self.gain[q] += everyone - 2 * total
 
 
-def _skipped_bonuses(game: Game, player: int, tiles: list[Tile], margin: int) -> list[Tile]:
+def _skipped_bonuses(game: Game, player: int, tiles: list[Tile], margin: int,
+                     turns: int = 1) -> list[Tile]:
     """``tiles`` less those ``player`` would have scored ``margin`` points more with on
-    their latest turn than the placement they made (a player who leaves a hexagon is
-    taken not to hold the tile that completes it). Public facts only: the table and
-    the log. Unchanged when their latest turn was not a plain placement, or when too
-    few tiles would be left for their hand.
+    one of their latest ``turns`` turns than the placement they made (a player who
+    leaves a hexagon is taken not to hold the tile that completes it). Only turns
+    since their latest draw count (the tiles in their hand now were all in it then).
+    Public facts only: the table and the log. Unchanged when their latest turn was
+    not a plain placement, or when too few tiles would be left for their hand.
     """
     log = game.log
     start = max((i + 1 for i, item in enumerate(log) if item[2] == "round_end"), default=0)
     mine = [i for i in range(start, len(log)) if log[i][1] == player]
     if not mine or log[mine[-1]][2] != "place":
         return tiles
-    last = log[mine[-1]]
-    if any(item[0] == last[0] and item[2] == "draw" for item in log[start:]):
+    drew = [i for i in mine if log[i][2] == "draw"]  # (a drawn tile was not chosen)
+    read = [i for i in mine if log[i][2] == "place" and (not drew or i > drew[-1])
+            and not any(log[j][0] == log[i][0] for j in drew)]
+    read = read[-turns:]
+    if not read:
         return tiles
-    later = sum(1 for item in log[mine[-1]:] if item[2] == "place")
+    order = game.table.order
+    places = [i for i in range(start, len(log)) if log[i][2] == "place"]
+    before = len(order) - len(places)  # tiles put down without a move (solitaire)
     then = Table()
-    for placement in game.table.order[:len(game.table.order) - later]:
+    for placement in order[:before]:
         then.place(placement)
-    if not then:
-        return tiles
-    made = Placement.from_list(last[3:])
-    scored = made.tile.value + _bonus_points(game.rules, then, made.cell)
-    best: dict[Tile, int] = {}
-    for option in then.placements_for(tiles):
-        points = option.tile.value + _bonus_points(game.rules, then, option.cell)
-        best[option.tile] = max(points, best.get(option.tile, 0))
-    kept = [t for t in tiles if best.get(t, 0) < scored + margin]
+    kept = list(tiles)
+    for k, i in enumerate(places):
+        if i in read and then:
+            made = order[before + k]
+            scored = made.tile.value + _bonus_points(game.rules, then, made.cell)
+            best: dict[Tile, int] = {}
+            for option in then.placements_for(kept):
+                points = option.tile.value + _bonus_points(game.rules, then, option.cell)
+                best[option.tile] = max(points, best.get(option.tile, 0))
+            kept = [t for t in kept if best.get(t, 0) < scored + margin]
+        then.place(order[before + k])
     return kept if len(kept) >= len(game.hands[player]) else tiles
 
 
@@ -391,8 +427,9 @@ class PlannerBot(Bot):
     It ranks its placements with :class:`CautiousBot` and keeps the best ``keep``.
     Then, ``samples`` times, it deals the tiles it has not seen at random (the next
     player's hand only from tiles :func:`hand_candidates` allows, and without a tile
-    that would have earned them ``read_margin`` points more than their latest
-    placement, see :func:`_skipped_bonuses`; the pool in a random order), and for
+    that would have earned them ``read_margin`` points more than one of their latest
+    ``read_turns`` placements, see :func:`_skipped_bonuses`; the pool in a random
+    order), and for
     each kept placement plays the round on with greedy players for
     ``horizon`` turns. A placement's worth is the mean of its points minus the best
     opponent's over those playouts, less ``hand_weight`` times the value it would
@@ -413,9 +450,9 @@ class PlannerBot(Bot):
     def __init__(self, seed: int = 0, clock: Clock | None = None, budget: float | None = None,
                  samples: int = 16, horizon: int = 6, keep: int = 4,
                  hand_weight: float = 0.5, prior_weight: float = 0.2,
-                 read_margin: int | None = 20) -> None:
+                 read_margin: int | None = 20, read_turns: int = 1) -> None:
         self.seed = seed
-        self.read_margin = read_margin
+        self.read_margin, self.read_turns = read_margin, read_turns
         self.clock, self.budget = clock, budget
         self.samples, self.horizon, self.keep = samples, horizon, keep
         self.hand_weight, self.prior_weight = hand_weight, prior_weight
@@ -445,7 +482,8 @@ class PlannerBot(Bot):
         n, nxt = game.players, (me + 1) % game.players
         narrowed = hand_candidates(game, nxt, unseen)
         if self.read_margin is not None:
-            narrowed = _skipped_bonuses(game, nxt, narrowed, self.read_margin)
+            narrowed = _skipped_bonuses(game, nxt, narrowed, self.read_margin,
+                                        self.read_turns)
         rng = random.Random(f"{self.seed}:{game.round}:{game.turn}:{game.drawn}")
         now = [game.points_for(p) for p in kept]
         totals = [0.0] * len(kept)
@@ -507,13 +545,14 @@ BOTS: dict[str, type[Bot]] = {"random": RandomBot, "greedy": GreedyBot, "planner
 def _what(name: str) -> str:
     """What a level does, in words."""
     if name == "easy":
-        return _("Never counts bonuses: plays to keep its own tiles fitting and to leave "
-                 "the next player without a fit.")
+        return _("Plays the lowest-scoring tile that fits, so it leaves hexagons and bridges "
+                 "to others: a first opponent for beginners.")
     if name == "medium":
-        return _("Also weighs what its move leaves open for the next player and how many "
-                 "of its own tiles still fit.")
+        return _("Always takes the most points it can score now, tile and bonus, without "
+                 "looking further ahead.")
     return _("Plays its best few moves on for six turns over {samples} guessed deals of the "
-             "tiles it cannot see.").format(samples=HARD_SAMPLES)
+             "tiles it cannot see, reading what the next player holds from the points "
+             "they left.").format(samples=HARD_SAMPLES)
 
 
 def _describe(name: str, figures: Mapping[str, float]) -> str:
@@ -538,20 +577,18 @@ HARD_SAMPLES, HARD_BUDGET = 16, 0.25
 #: each deal played in both seats, against the level below or, for ``easy``, the
 #: random bot; CPU time per move: the 99th percentile ``p99``, the median ``ms``).
 LEVEL_FIGURES: dict[str, dict[str, float]] = {
-    "easy": {"rate": 66.8, "games": 200, "ms": 0.03, "p99": 2.5},
-    "medium": {"rate": 59.5, "games": 200, "ms": 0.04, "p99": 2.4},
-    "hard": {"rate": 60.8, "games": 200, "ms": 0.04, "p99": 23.3},
+    "easy": {"rate": 41.6, "games": 1000, "ms": 0.03, "p99": 0.1},
+    "medium": {"rate": 67.2, "games": 1000, "ms": 0.03, "p99": 0.1},
+    "hard": {"rate": 70.4, "games": 1000, "ms": 0.03, "p99": 16.7},
 }
 
 #: The levels a set-up panel offers, weakest first. Only ``hard`` has a time budget
-#: (``HARD_BUDGET`` seconds of ``clock`` a move); the others look one move ahead
-#: at a fixed cost and never read the clock.
+#: (``HARD_BUDGET`` seconds of ``clock`` a move); the others look at their own move
+#: only, at a fixed cost, and never read the clock.
 LEVELS: dict[str, Level] = {
-    "easy": Level("easy", lambda seed, clock: CautiousBot(
-        bonuses=False, risk_weight=0.0, setup_weight=0.0, denial_weight=2.0),
-                  LEVEL_FIGURES["easy"],
+    "easy": Level("easy", lambda seed, clock: GentleBot(seed), LEVEL_FIGURES["easy"],
                   lambda figures: _describe("easy", figures)),
-    "medium": Level("medium", lambda seed, clock: CautiousBot(), LEVEL_FIGURES["medium"],
+    "medium": Level("medium", lambda seed, clock: GreedyBot(), LEVEL_FIGURES["medium"],
                     lambda figures: _describe("medium", figures)),
     "hard": Level("hard", lambda seed, clock: PlannerBot(seed, clock, HARD_BUDGET,
                                                          samples=HARD_SAMPLES),

@@ -152,3 +152,25 @@ def test_the_planner_stops_guessing_when_its_budget_is_spent():
     assert kind == "place" and placement in game.legal_placements()
     assert timed.last_samples == 3
     assert clock.readings == 4  # once at the start, once before each later guess
+
+
+def test_reading_skipped_points_never_rules_out_a_tile_a_greedy_player_holds():
+    # a greedy player always takes its best points, so with a margin of one point the
+    # tiles it holds are never ruled out, whether the planner reads only its latest turn
+    # or every turn since its latest draw; and reading more turns rules out more
+    from mathgames.triomino import all_tiles
+    from mathgames.triomino.bots import _skipped_bonuses
+
+    ruled_out = {1: 0, 9: 0}
+    for seed in range(6):
+        game = Game("pressman", 2, seed, history=False)
+        while game.phase == "play" and game.turn < 30:
+            me, other = game.current, 1 - game.current
+            seen = set(game.hands[me]) | set(game.table.tiles())
+            unseen = [t for t in all_tiles() if t not in seen]
+            for turns in ruled_out:
+                kept = _skipped_bonuses(game, other, unseen, 1, turns)
+                assert set(game.hands[other]) <= set(kept)
+                ruled_out[turns] += len(unseen) - len(kept)
+            game.apply(GreedyBot().choose(game))
+    assert ruled_out[9] > ruled_out[1] > 0
