@@ -44,3 +44,38 @@ def test_make_bot_refuses_unknown_names():
 
     with pytest.raises(ValueError, match="unknown bot"):
         make_bot("oracle")
+
+
+def test_the_default_evaluation_knobs_reproduce_the_factor_per_card():
+    from mathgames.matematiko.bots import _tails
+    from mathgames.matematiko.odds import unseen_counts
+
+    called = (7, 7, 3, 9, 12)
+    tails = _tails(unseen_counts(called), 25 - len(called))
+    plain = StrongBot(factor=0.5)._valuer(tails)
+    explicit = StrongBot(discounts=[[0.5 ** k] * 6 for k in range(6)])._valuer(tails)
+    doubled = StrongBot(factor=0.5, weights={10: 2.0})._valuer(tails)
+    for content in [(7, 7), (3, 9), (1, 10, 12), (7, 7, 12)]:
+        assert plain(content) == explicit(content)
+        assert doubled(content) > plain(content)  # every such line can still make a pair
+
+
+def test_contested_values_have_lower_odds():
+    # two unfinished lines hold a 7 and one holds a 3: the 7s' odds shrink twice as much
+    contents = [(7,), (7, 3)] + [()] * 10
+    bot = StrongBot(contest=0.5, contest_free=0)
+    scales = bot._scales(contents)
+    assert scales[7] == 0.25 and scales[3] == 0.5 and scales[5] == 1.0
+    assert StrongBot()._scales(contents) is None  # no contest: the odds as they are
+    full = [(7, 7, 7, 7, 1)] + [()] * 11  # a finished line competes for nothing
+    assert bot._scales(full)[7] == 1.0
+
+
+def test_the_tuned_evaluation_beats_the_plain_one_on_the_same_deals():
+    from mathgames.matematiko.bots import TUNED
+
+    deals = [shuffled_deck(9_000 + seed)[:25] for seed in range(60)]
+    plain = statistics.mean(_total(play_deal(StrongBot(candidates=1), d)) for d in deals)
+    tuned = statistics.mean(_total(play_deal(StrongBot(candidates=1, **TUNED), d))
+                            for d in deals)
+    assert tuned > plain

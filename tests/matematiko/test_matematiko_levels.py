@@ -76,7 +76,7 @@ def positions(count: int):
 
 @pytest.mark.parametrize("name", ["expert"])  # the one level with a lookahead and a budget
 def test_the_time_budget_is_read_on_the_given_clock(name):
-    plain = StrongBot(candidates=1)
+    plain = StrongBot(candidates=1)  # the evaluation the expert level plays
     differs = 0
     for grid, card, called in positions(6):
         # a clock on which every reading is a second later: the budget is gone at
