@@ -19,7 +19,8 @@ import random
 from abc import ABC, abstractmethod
 from collections.abc import Mapping
 from functools import cache
-from math import comb
+from math import comb, sqrt
+from statistics import NormalDist
 
 from mathgames.core.i18n import format_number, translator
 from mathgames.core.levels import Clock, Level
@@ -311,13 +312,25 @@ class _Playout:
     and a score target is not watched). ``gain`` is each player's points since.
     """
 
-    __slots__ = ("gain", "hands", "over", "pool", "rules", "table")
+    __slots__ = ("base", "gain", "hands", "over", "pool", "reached", "rules", "table",
+                 "winners")
 
     def __init__(self, rules: RuleSet, table: Table, hands: list[list[Tile]],
-                 pool: list[Tile]) -> None:
+                 pool: list[Tile], base: list[int] | None = None) -> None:
         self.rules, self.table, self.hands, self.pool = rules, table, hands, pool
         self.gain = [0] * len(hands)
         self.over = False
+        #: The totals before the playout (``None``: not watched); ``reached``: whether a
+        #: total reached the rules' target during it; ``winners``: the round's winners.
+        self.base = base
+        self.reached = False
+        self.winners: list[int] = []
+
+    def _watch(self, player: int) -> None:
+        target = self.rules.target_score
+        if self.base is not None and target is not None and (
+                self.base[player] + self.gain[player] >= target):
+            self.reached = True
 
     def _best(self, player: int, tiles: list[Tile]) -> tuple[Placement | None, int]:
         table = self.table
@@ -348,12 +361,38 @@ class _Playout:
                 t.value for q, hand in enumerate(self.hands) if q != player for t in hand)
         return placement, top
 
+    def copy(self) -> _Playout:
+        """An independent copy (the table, the hands, the pool and the points so far)."""
+        other = _Playout(self.rules, self.table.copy(), [list(h) for h in self.hands],
+                         list(self.pool), self.base)
+        other.gain, other.over = list(self.gain), self.over
+        other.reached, other.winners = self.reached, list(self.winners)
+        return other
+
+    def points(self, player: int, placement: Placement) -> int:
+        """What ``player`` would score with ``placement`` now (bonus and going out)."""
+        points = placement.tile.value + _bonus_points(self.rules, self.table, placement.cell)
+        if len(self.hands[player]) == 1:
+            points += self.rules.going_out_bonus + sum(
+                t.value for q, hand in enumerate(self.hands) if q != player for t in hand)
+        return points
+
+    def finish(self, player: int, turns: int = 200) -> None:
+        """Play on with greedy players, ``player`` first, until the round ends."""
+        for _ in range(turns):
+            if self.over:
+                return
+            self.turn(player)
+            player = (player + 1) % len(self.hands)
+
     def place(self, player: int, placement: Placement, points: int) -> None:
         self.table.place(placement)
         self.hands[player].remove(placement.tile)
         self.gain[player] += points if self.rules.keep_score else 0
+        self._watch(player)
         if not self.hands[player]:
             self.over = True
+            self.winners = [player]
 
     def turn(self, player: int) -> None:
         rules, hand = self.rules, self.hands[player]
@@ -376,9 +415,67 @@ class _Playout:
             self.over = True
             totals = [sum(t.value for t in h) for h in self.hands]
             low, everyone = min(totals), sum(totals)
-            for q, total in enumerate(totals):
-                if total == low and len(totals) > 1:
-                    self.gain[q] += everyone - 2 * total
+            self.winners = [q for q, total in enumerate(totals) if total == low]
+            for q in self.winners:
+                if len(totals) > 1:
+                    self.gain[q] += everyone - 2 * totals[q]
+                    self._watch(q)
+
+
+#: Two greedy players' points in one ``pressman`` round: the mean, the spread and the
+#: correlation between the two (measured over 426 rounds of greedy self-play).
+ROUND_MEAN, ROUND_SPREAD, ROUND_CORRELATION = 147.0, 63.0, -0.13
+
+
+@cache
+def _round_outcomes() -> tuple[tuple[float, float], ...]:
+    """Equally likely points of two players in a round: a grid of normal quantiles."""
+    z = [NormalDist().inv_cdf((i + 0.5) / 7) for i in range(7)]
+    r = ROUND_CORRELATION
+    pairs = [(ROUND_MEAN + ROUND_SPREAD * u,
+              ROUND_MEAN + ROUND_SPREAD * (r * u + sqrt(1 - r * r) * v)) for u in z for v in z]
+    return tuple(pairs + [(y, x) for x, y in pairs])  # either player may be either
+
+
+@cache
+def _race(mine: int, theirs: int, target: int) -> float:
+    """The chance that a player with ``mine`` points beats one with ``theirs`` in a
+    two-player game played in rounds until a total reaches ``target`` (the round's
+    winner wins if both reach it), seen at the start of a round. Each round's points
+    follow :func:`_round_outcomes`, the higher scorer taken as the round's winner.
+
+    >>> round(_race(0, 0, 400), 9)
+    0.5
+    >>> _race(350, 100, 400) > 0.9 > 0.1 > _race(100, 350, 400)
+    True
+    """
+    total = 0.0
+    for x, y in _round_outcomes():
+        a, b = mine + x, theirs + y
+        if a >= target and b >= target:
+            total += 1.0 if x > y else 0.0 if x < y else 0.5
+        elif a >= target or b >= target:
+            total += 1.0 if a > b else 0.0 if a < b else 0.5
+        else:
+            total += _race(10 * round(a / 10), 10 * round(b / 10), target)
+    return total / len(_round_outcomes())
+
+
+def race_value(mine: float, theirs: float, target: int) -> float:
+    """:func:`_race` from any totals (interpolated between tens).
+
+    >>> round(race_value(200, 200, 400), 9)
+    0.5
+    >>> race_value(205, 200, 400) == (_race(200, 200, 400) + _race(210, 200, 400)) / 2
+    True
+    """
+    a, b = mine / 10, theirs / 10
+    a0, b0 = int(a // 1), int(b // 1)
+    u, v = a - a0, b - b0
+    return ((1 - u) * (1 - v) * _race(10 * a0, 10 * b0, target)
+            + u * (1 - v) * _race(10 * a0 + 10, 10 * b0, target)
+            + (1 - u) * v * _race(10 * a0, 10 * b0 + 10, target)
+            + u * v * _race(10 * a0 + 10, 10 * b0 + 10, target))
 
 
 def _skipped_bonuses(game: Game, player: int, tiles: list[Tile], margin: int,
@@ -407,18 +504,113 @@ def _skipped_bonuses(game: Game, player: int, tiles: list[Tile], margin: int,
     then = Table()
     for placement in order[:before]:
         then.place(placement)
-    kept = list(tiles)
+    index = _pattern_sets(tiles)
+    ruled: set[Tile] = set()
     for k, i in enumerate(places):
         if i in read and then:
             made = order[before + k]
             scored = made.tile.value + _bonus_points(game.rules, then, made.cell)
-            best: dict[Tile, int] = {}
-            for option in then.placements_for(kept):
-                points = option.tile.value + _bonus_points(game.rules, then, option.cell)
-                best[option.tile] = max(points, best.get(option.tile, 0))
-            kept = [t for t in kept if best.get(t, 0) < scored + margin]
+            for cell in then._frontier:
+                fitting = index.get(then.required(cell), _NONE)
+                if fitting:
+                    # the tiles that would have scored ``margin`` more here
+                    least = scored + margin - _bonus_points(game.rules, then, cell)
+                    ruled.update(t for t in fitting if t.value >= least)
         then.place(order[before + k])
+    kept = [t for t in tiles if t not in ruled]
     return kept if len(kept) >= len(game.hands[player]) else tiles
+
+
+def _arrivals(game: Game, player: int, tiles: list[Tile],
+              margin: int) -> tuple[dict[Tile, int], list[int]]:
+    """When each of ``tiles`` could have come into ``player``'s hand, read from the round's
+    public log as if they placed greedily: a tile that would have scored ``margin``
+    points more than a placement they made, or that would have fitted when they drew
+    or passed, was not in their hand then, so it came with a later draw.
+
+    Returns, for each tile that can be in their hand now, the first arrival it may
+    have (0: the deal, ``k``: their ``k``-th draw of the round or later), and how many
+    kept tiles each arrival brought at most (the deal: no limit). Which tiles were
+    drawn is never looked at.
+    """
+    log = game.log
+    start = max((i + 1 for i, item in enumerate(log) if item[2] == "round_end"), default=0)
+    order = game.table.order
+    places = sum(1 for item in log[start:] if item[2] == "place")
+    then = Table()
+    for placement in order[:len(order) - places]:  # tiles put down without a move
+        then.place(placement)
+    index = _pattern_sets(tiles)
+    last_wrong: dict[Tile, int] = {}  # the first arrival a tile may have had
+    if (game.rules.start_rule == "highest_triple" and places and len(order) == places
+            and order[0].tile != _ZERO):
+        # the start tile was the highest triple dealt (else the highest tile, and no
+        # triple was dealt): a higher one came with a draw
+        begun = order[0].tile
+        for t in tiles:
+            if (t.kind == "triple" and begun.kind != "triple") or (
+                    t.kind == begun.kind == "triple" and t.rank_key > begun.rank_key) or (
+                    begun.kind != "triple" and t.rank_key > begun.rank_key):
+                last_wrong[t] = 1
+    capacity = [len(tiles)]
+    drawn_now: dict[int, int] = {}
+    placed = len(order) - places
+    for item in log[start:]:
+        turn, who, kind = item[0], item[1], item[2]
+        if who == player and kind == "draw":
+            if turn not in drawn_now:  # a new draw: nothing held fitted, nor drawn tiles
+                drawn_now[turn] = len(capacity)
+                capacity.append(0)
+                for cell in then._frontier:
+                    for t in index.get(then.required(cell), _NONE):
+                        last_wrong[t] = len(capacity)
+            capacity[drawn_now[turn]] += 1
+        elif who == player and kind == "pass":
+            for cell in then._frontier:
+                for t in index.get(then.required(cell), _NONE):
+                    last_wrong[t] = len(capacity)  # (no draw can follow: the pool is empty)
+        if kind == "place":
+            made = order[placed]
+            if who == player and turn not in drawn_now and then:
+                scored = made.tile.value + _bonus_points(game.rules, then, made.cell)
+                for cell in then._frontier:
+                    fitting = index.get(then.required(cell), _NONE)
+                    if fitting:
+                        least = scored + margin - _bonus_points(game.rules, then, cell)
+                        for t in fitting:
+                            # (margin 0: ties too, where greedy play takes the lower tile)
+                            if t.value >= least and (margin or t.value > least
+                                                     or t.digits < made.tile.digits):
+                                last_wrong[t] = len(capacity)
+            then.place(made)
+            placed += 1
+    for turn, slot in drawn_now.items():
+        if any(item[0] == turn and item[2] == "place" for item in log[start:]):
+            capacity[slot] -= 1  # the tile that fitted was placed at once
+    first = {t: last_wrong.get(t, 0) for t in tiles if last_wrong.get(t, 0) < len(capacity)}
+    return first, capacity
+
+
+def _possible(hand: list[Tile], first: dict[Tile, int], capacity: list[int]) -> bool:
+    """Whether every tile of ``hand`` can have arrived no earlier than ``first`` says,
+    with no arrival bringing more than its ``capacity`` (:func:`_arrivals`)."""
+    need = 0
+    room = 0
+    for slot in range(len(capacity) - 1, 0, -1):
+        need += sum(1 for t in hand if first[t] == slot)
+        room += capacity[slot]
+        if need > room:
+            return False
+    return True
+
+
+_ZERO = Tile(0, 0, 0)
+
+#: How many times a guessed hand is redrawn until its tiles' arrivals are possible.
+_REDRAWS = 30
+
+#: The most turns a playout to the end of a round plays.
+_ROUND_TURNS = 200
 
 
 class PlannerBot(Bot):
@@ -426,15 +618,32 @@ class PlannerBot(Bot):
 
     It ranks its placements with :class:`CautiousBot` and keeps the best ``keep``.
     Then, ``samples`` times, it deals the tiles it has not seen at random (the next
-    player's hand only from tiles :func:`hand_candidates` allows, and without a tile
-    that would have earned them ``read_margin`` points more than one of their latest
-    ``read_turns`` placements, see :func:`_skipped_bonuses`; the pool in a random
+    player's hand only from tiles :func:`hand_candidates` allows; the pool in a random
     order), and for
     each kept placement plays the round on with greedy players for
     ``horizon`` turns. A placement's worth is the mean of its points minus the best
     opponent's over those playouts, less ``hand_weight`` times the value it would
     still hold beyond the opponent's, plus ``prior_weight`` times the cautious score.
     Every placement sees the same guessed deals, so chance cancels out between them.
+
+    Reading the next player's hand: with ``exact_reading`` (the default) it reads
+    every turn of theirs in the round as a greedy player's (:func:`_arrivals`): a
+    tile that would have scored ``read_margin`` points more than a placement they
+    made (``0``: more, or as much with a lower tile), or that would have fitted when
+    they drew or passed, or a triple above the start tile, came later with a draw
+    if at all, and a guessed hand must be one their draws could have brought
+    (:func:`_possible`). Without it, a tile that would have earned them
+    ``read_margin`` points more than one of their latest ``read_turns`` placements
+    is left out (:func:`_skipped_bonuses`). A reading that leaves too few tiles for
+    their hand (a player who does not play greedily) is not used.
+
+    Two options, off by default (measured no better): with ``final_margin``, once a
+    total is within that many points of a multi-round target (two players), each
+    kept placement is played out ``final_samples`` times to the end of the round and
+    valued by the chance to win the game (settled by the rules if the round ends
+    it, else :func:`race_value`) plus ``point_weight`` times the points; with
+    ``endgame_leaves``, once the pool is empty (two players), the other hand is
+    known and every placement is searched a few turns deep (:meth:`_endgame`).
 
     Only public facts and its own hand go into a guess, and the guesses come from
     its own generator (seeded by ``seed``, the round and the turn), so the same
@@ -448,10 +657,17 @@ class PlannerBot(Bot):
     name = "planner"
 
     def __init__(self, seed: int = 0, clock: Clock | None = None, budget: float | None = None,
-                 samples: int = 16, horizon: int = 6, keep: int = 4,
+                 samples: int = 24, horizon: int = 6, keep: int = 4,
                  hand_weight: float = 0.5, prior_weight: float = 0.2,
-                 read_margin: int | None = 20, read_turns: int = 1) -> None:
+                 read_margin: int | None = 0, read_turns: int = 1,
+                 final_margin: int | None = None, final_samples: int = 16,
+                 point_weight: float = 0.001, endgame_leaves: int = 0,
+                 exact_reading: bool = True) -> None:
         self.seed = seed
+        self.exact_reading = exact_reading
+        self.endgame_leaves = endgame_leaves
+        self.final_margin, self.final_samples = final_margin, final_samples
+        self.point_weight = point_weight
         self.read_margin, self.read_turns = read_margin, read_turns
         self.clock, self.budget = clock, budget
         self.samples, self.horizon, self.keep = samples, horizon, keep
@@ -481,38 +697,62 @@ class PlannerBot(Bot):
         unseen = [t for t in all_tiles() if t not in seen]
         n, nxt = game.players, (me + 1) % game.players
         narrowed = hand_candidates(game, nxt, unseen)
-        if self.read_margin is not None:
+        if self.read_margin is not None and not self.exact_reading:
             narrowed = _skipped_bonuses(game, nxt, narrowed, self.read_margin,
                                         self.read_turns)
+        arrivals = None
+        if self.exact_reading and self.read_margin is not None:
+            first, capacity = _arrivals(game, nxt, narrowed, self.read_margin)
+            if len(first) >= len(game.hands[nxt]):
+                narrowed = [t for t in narrowed if t in first]
+                arrivals = (first, capacity)
         rng = random.Random(f"{self.seed}:{game.round}:{game.turn}:{game.drawn}")
         now = [game.points_for(p) for p in kept]
-        totals = [0.0] * len(kept)
+        final = self._final(game)
+        if (self.endgame_leaves and n == 2 and not game.pool and game.rules.keep_score
+                and len(unseen) == len(game.hands[nxt])):
+            ranked = sorted(prior, key=prior.__getitem__, reverse=True)
+            return ("place", self._endgame(game, ranked, unseen, final, start))
+        scores, reached = game.scores, game._target_reached()
+        samples, horizon = (self.final_samples, _ROUND_TURNS) if final else (
+            self.samples, self.horizon)
+        values: list[list[float]] = [[] for _ in kept]
         done = 0
-        while done < self.samples:
+        while done < samples:
             if done and self.clock and self.budget is not None and (
                     self.clock() - start >= self.budget):
                 break
-            hands, pool = self._guess(game, hand, unseen, narrowed, nxt, rng)
+            hands, pool = self._guess(game, hand, unseen, narrowed, nxt, rng, arrivals)
             for i, placement in enumerate(kept):
                 playout = _Playout(game.rules, game.table.copy(), [list(h) for h in hands],
-                                   list(pool))
+                                   list(pool), scores if final else None)
                 playout.place(me, placement, now[i])
                 player = me
-                for _ in range(self.horizon):
+                for _ in range(horizon):
                     if playout.over:
                         break
                     player = (player + 1) % n
                     playout.turn(player)
-                totals[i] += self._worth(playout, me)
+                worth = self._worth(playout, me)
+                if final:
+                    worth = (self._outcome(game.rules, playout, me, scores, reached)
+                             + self.point_weight * worth)
+                values[i].append(worth)
             done += 1
         self.last_samples = done
-        worth = [totals[i] / done + self.prior_weight * prior[p] for i, p in enumerate(kept)]
+        scale = self.point_weight if final else 1.0
+        worth = [sum(values[i]) / done + scale * self.prior_weight * prior[p]
+                 for i, p in enumerate(kept)]
         return ("place", kept[max(range(len(kept)), key=worth.__getitem__)])
 
     @staticmethod
     def _guess(game: Game, hand: list[Tile], unseen: list[Tile], narrowed: list[Tile],
-               nxt: int, rng: random.Random) -> tuple[list[list[Tile]], list[Tile]]:
-        """Hands for the others and a pool order, drawn from the unseen tiles."""
+               nxt: int, rng: random.Random,
+               arrivals: tuple[dict[Tile, int], list[int]] | None = None,
+               ) -> tuple[list[list[Tile]], list[Tile]]:
+        """Hands for the others and a pool order, drawn from the unseen tiles (the next
+        player's, if ``arrivals`` are given, redrawn a few times until it could have
+        come to them that way, see :func:`_possible`)."""
         hands: list[list[Tile]] = [list(hand) if q == game.current else []
                                    for q in range(game.players)]
         rest = set(unseen)
@@ -522,10 +762,96 @@ class PlannerBot(Bot):
             if len(choices) < size:
                 choices = [t for t in unseen if t in rest]
             hands[q] = rng.sample(choices, size)
+            if q == nxt and arrivals is not None:
+                for _ in range(_REDRAWS):
+                    if all(t in arrivals[0] for t in hands[q]) and _possible(
+                            hands[q], *arrivals):
+                        break
+                    hands[q] = rng.sample(choices, size)
             rest.difference_update(hands[q])
         pool = [t for t in unseen if t in rest]
         rng.shuffle(pool)
         return hands, pool
+
+    def _endgame(self, game: Game, placements: list[Placement], unseen: list[Tile],
+                 final: bool, start: float) -> Placement:
+        """Two players and an empty pool: the other hand is the unseen tiles, so every
+        placement (best ranked first) is tried, and its best follow-ups a few turns deep
+        (as many as ``endgame_leaves`` lines allow), against a greedy opponent; the round
+        is then played to its end by greedy players. A spent budget stops it after the
+        first placement."""
+        me = game.current
+        hands = [list(game.hands[me]), list(unseen)]
+        if me == 1:
+            hands.reverse()
+        scores = game.scores
+        root = _Playout(game.rules, game.table.copy(), hands, [], scores if final else None)
+        reached = game._target_reached()
+        depth, lines = 1, len(placements)
+        while depth < len(hands[me]) and lines * len(placements) <= self.endgame_leaves:
+            depth, lines = depth + 1, lines * len(placements)
+
+        def value(playout: _Playout) -> float:
+            diff = float(playout.gain[me] - playout.gain[1 - me])
+            if not final:
+                return diff
+            return (self._outcome(game.rules, playout, me, scores, reached)
+                    + self.point_weight * diff)
+
+        def explore(playout: _Playout, depth: int) -> float:
+            options = [] if playout.over or not depth else sorted(
+                playout.table.placements_for(playout.hands[me]), key=_order)
+            if not options:
+                playout.finish(me)
+                return value(playout)
+            return max(after(playout, option, depth) for option in options)
+
+        def after(playout: _Playout, placement: Placement, depth: int) -> float:
+            line = playout.copy()
+            line.place(me, placement, line.points(me, placement))
+            if not line.over:
+                line.turn(1 - me)
+            return explore(line, depth - 1)
+
+        worth: list[float] = []
+        for placement in placements:
+            if worth and self.clock and self.budget is not None and (
+                    self.clock() - start >= self.budget):
+                break
+            worth.append(after(root, placement, depth))
+        self.last_samples = 1
+        return placements[max(range(len(worth)), key=worth.__getitem__)]
+
+    def _final(self, game: Game) -> bool:
+        """Whether to weigh this round's moves by the chance to win the game: two players,
+        rounds played to a target, and a total within ``final_margin`` of it."""
+        rules = game.rules
+        return (self.final_margin is not None and game.players == 2 and rules.keep_score
+                and rules.multi_round and rules.target_score is not None
+                and not rules.target_ends_at_once
+                and max(game.scores) >= rules.target_score - self.final_margin)
+
+    @staticmethod
+    def _outcome(rules: RuleSet, playout: _Playout, me: int, scores: list[int],
+                 reached: bool) -> float:
+        """My share of the game's win after a playout of the rest of the round (two
+        players): settled if the round ends the game, else :func:`race_value`."""
+        target = rules.target_score
+        assert target is not None
+        totals = [s + g for s, g in zip(scores, playout.gain, strict=True)]
+        other = 1 - me
+        if playout.over and (reached or playout.reached):
+            if sum(t >= target for t in totals) > 1:
+                winners = playout.winners
+            else:
+                best = max(totals)
+                winners = [q for q, t in enumerate(totals) if t == best]
+            return 1.0 / len(winners) if me in winners else 0.0
+        if not playout.over:  # (cut short: as if the round ended here)
+            left = [sum(t.value for t in h) for h in playout.hands]
+            totals[me] -= left[me]
+            totals[other] -= left[other]
+        return race_value(totals[me], totals[other], target)
 
     def _worth(self, playout: _Playout, me: int) -> float:
         gain = playout.gain
@@ -571,7 +897,7 @@ def _describe(name: str, figures: Mapping[str, float]) -> str:
 
 
 #: Guessed deals a hard move plays out, and its thinking budget (CPU seconds).
-HARD_SAMPLES, HARD_BUDGET = 16, 0.25
+HARD_SAMPLES, HARD_BUDGET = 24, 0.25
 
 #: What ``bench/levels.py`` measured for each level (two-player pressman games,
 #: each deal played in both seats, against the level below or, for ``easy``, the
@@ -579,7 +905,7 @@ HARD_SAMPLES, HARD_BUDGET = 16, 0.25
 LEVEL_FIGURES: dict[str, dict[str, float]] = {
     "easy": {"rate": 41.6, "games": 1000, "ms": 0.03, "p99": 0.1},
     "medium": {"rate": 67.2, "games": 1000, "ms": 0.03, "p99": 0.1},
-    "hard": {"rate": 70.4, "games": 1000, "ms": 0.03, "p99": 16.7},
+    "hard": {"rate": 74.1, "games": 1000, "ms": 0.03, "p99": 19.7},
 }
 
 #: The levels a set-up panel offers, weakest first. Only ``hard`` has a time budget
