@@ -19,8 +19,7 @@ import random
 from abc import ABC, abstractmethod
 from collections.abc import Mapping
 from functools import cache
-from math import comb, sqrt
-from statistics import NormalDist
+from math import comb
 
 from mathgames.core.i18n import format_number, translator
 from mathgames.core.levels import Clock, Level
@@ -312,25 +311,13 @@ class _Playout:
     and a score target is not watched). ``gain`` is each player's points since.
     """
 
-    __slots__ = ("base", "gain", "hands", "over", "pool", "reached", "rules", "table",
-                 "winners")
+    __slots__ = ("gain", "hands", "over", "pool", "rules", "table")
 
     def __init__(self, rules: RuleSet, table: Table, hands: list[list[Tile]],
-                 pool: list[Tile], base: list[int] | None = None) -> None:
+                 pool: list[Tile]) -> None:
         self.rules, self.table, self.hands, self.pool = rules, table, hands, pool
         self.gain = [0] * len(hands)
         self.over = False
-        #: The totals before the playout (``None``: not watched); ``reached``: whether a
-        #: total reached the rules' target during it; ``winners``: the round's winners.
-        self.base = base
-        self.reached = False
-        self.winners: list[int] = []
-
-    def _watch(self, player: int) -> None:
-        target = self.rules.target_score
-        if self.base is not None and target is not None and (
-                self.base[player] + self.gain[player] >= target):
-            self.reached = True
 
     def _best(self, player: int, tiles: list[Tile]) -> tuple[Placement | None, int]:
         table = self.table
@@ -361,38 +348,12 @@ class _Playout:
                 t.value for q, hand in enumerate(self.hands) if q != player for t in hand)
         return placement, top
 
-    def copy(self) -> _Playout:
-        """An independent copy (the table, the hands, the pool and the points so far)."""
-        other = _Playout(self.rules, self.table.copy(), [list(h) for h in self.hands],
-                         list(self.pool), self.base)
-        other.gain, other.over = list(self.gain), self.over
-        other.reached, other.winners = self.reached, list(self.winners)
-        return other
-
-    def points(self, player: int, placement: Placement) -> int:
-        """What ``player`` would score with ``placement`` now (bonus and going out)."""
-        points = placement.tile.value + _bonus_points(self.rules, self.table, placement.cell)
-        if len(self.hands[player]) == 1:
-            points += self.rules.going_out_bonus + sum(
-                t.value for q, hand in enumerate(self.hands) if q != player for t in hand)
-        return points
-
-    def finish(self, player: int, turns: int = 200) -> None:
-        """Play on with greedy players, ``player`` first, until the round ends."""
-        for _ in range(turns):
-            if self.over:
-                return
-            self.turn(player)
-            player = (player + 1) % len(self.hands)
-
     def place(self, player: int, placement: Placement, points: int) -> None:
         self.table.place(placement)
         self.hands[player].remove(placement.tile)
         self.gain[player] += points if self.rules.keep_score else 0
-        self._watch(player)
         if not self.hands[player]:
             self.over = True
-            self.winners = [player]
 
     def turn(self, player: int) -> None:
         rules, hand = self.rules, self.hands[player]
@@ -415,67 +376,9 @@ class _Playout:
             self.over = True
             totals = [sum(t.value for t in h) for h in self.hands]
             low, everyone = min(totals), sum(totals)
-            self.winners = [q for q, total in enumerate(totals) if total == low]
-            for q in self.winners:
-                if len(totals) > 1:
-                    self.gain[q] += everyone - 2 * totals[q]
-                    self._watch(q)
-
-
-#: Two greedy players' points in one ``pressman`` round: the mean, the spread and the
-#: correlation between the two (measured over 426 rounds of greedy self-play).
-ROUND_MEAN, ROUND_SPREAD, ROUND_CORRELATION = 147.0, 63.0, -0.13
-
-
-@cache
-def _round_outcomes() -> tuple[tuple[float, float], ...]:
-    """Equally likely points of two players in a round: a grid of normal quantiles."""
-    z = [NormalDist().inv_cdf((i + 0.5) / 7) for i in range(7)]
-    r = ROUND_CORRELATION
-    pairs = [(ROUND_MEAN + ROUND_SPREAD * u,
-              ROUND_MEAN + ROUND_SPREAD * (r * u + sqrt(1 - r * r) * v)) for u in z for v in z]
-    return tuple(pairs + [(y, x) for x, y in pairs])  # either player may be either
-
-
-@cache
-def _race(mine: int, theirs: int, target: int) -> float:
-    """The chance that a player with ``mine`` points beats one with ``theirs`` in a
-    two-player game played in rounds until a total reaches ``target`` (the round's
-    winner wins if both reach it), seen at the start of a round. Each round's points
-    follow :func:`_round_outcomes`, the higher scorer taken as the round's winner.
-
-    >>> round(_race(0, 0, 400), 9)
-    0.5
-    >>> _race(350, 100, 400) > 0.9 > 0.1 > _race(100, 350, 400)
-    True
-    """
-    total = 0.0
-    for x, y in _round_outcomes():
-        a, b = mine + x, theirs + y
-        if a >= target and b >= target:
-            total += 1.0 if x > y else 0.0 if x < y else 0.5
-        elif a >= target or b >= target:
-            total += 1.0 if a > b else 0.0 if a < b else 0.5
-        else:
-            total += _race(10 * round(a / 10), 10 * round(b / 10), target)
-    return total / len(_round_outcomes())
-
-
-def race_value(mine: float, theirs: float, target: int) -> float:
-    """:func:`_race` from any totals (interpolated between tens).
-
-    >>> round(race_value(200, 200, 400), 9)
-    0.5
-    >>> race_value(205, 200, 400) == (_race(200, 200, 400) + _race(210, 200, 400)) / 2
-    True
-    """
-    a, b = mine / 10, theirs / 10
-    a0, b0 = int(a // 1), int(b // 1)
-    u, v = a - a0, b - b0
-    return ((1 - u) * (1 - v) * _race(10 * a0, 10 * b0, target)
-            + u * (1 - v) * _race(10 * a0 + 10, 10 * b0, target)
-            + (1 - u) * v * _race(10 * a0, 10 * b0 + 10, target)
-            + u * v * _race(10 * a0 + 10, 10 * b0 + 10, target))
+            for q, total in enumerate(totals):
+                if total == low and len(totals) > 1:
+                    self.gain[q] += everyone - 2 * total
 
 
 def _skipped_bonuses(game: Game, player: int, tiles: list[Tile], margin: int,
@@ -609,10 +512,6 @@ _ZERO = Tile(0, 0, 0)
 #: How many times a guessed hand is redrawn until its tiles' arrivals are possible.
 _REDRAWS = 30
 
-#: The most turns a playout to the end of a round plays.
-_ROUND_TURNS = 200
-
-
 class PlannerBot(Bot):
     """The strongest player: tries its most promising placements on guessed deals.
 
@@ -637,14 +536,6 @@ class PlannerBot(Bot):
     is left out (:func:`_skipped_bonuses`). A reading that leaves too few tiles for
     their hand (a player who does not play greedily) is not used.
 
-    Two options, off by default (measured no better): with ``final_margin``, once a
-    total is within that many points of a multi-round target (two players), each
-    kept placement is played out ``final_samples`` times to the end of the round and
-    valued by the chance to win the game (settled by the rules if the round ends
-    it, else :func:`race_value`) plus ``point_weight`` times the points; with
-    ``endgame_leaves``, once the pool is empty (two players), the other hand is
-    known and every placement is searched a few turns deep (:meth:`_endgame`).
-
     Only public facts and its own hand go into a guess, and the guesses come from
     its own generator (seeded by ``seed``, the round and the turn), so the same
     position gives the same move. With a ``budget`` (seconds of ``clock``) it stops
@@ -660,14 +551,9 @@ class PlannerBot(Bot):
                  samples: int = 24, horizon: int = 6, keep: int = 4,
                  hand_weight: float = 0.5, prior_weight: float = 0.2,
                  read_margin: int | None = 0, read_turns: int = 1,
-                 final_margin: int | None = None, final_samples: int = 16,
-                 point_weight: float = 0.001, endgame_leaves: int = 0,
                  exact_reading: bool = True) -> None:
         self.seed = seed
         self.exact_reading = exact_reading
-        self.endgame_leaves = endgame_leaves
-        self.final_margin, self.final_samples = final_margin, final_samples
-        self.point_weight = point_weight
         self.read_margin, self.read_turns = read_margin, read_turns
         self.clock, self.budget = clock, budget
         self.samples, self.horizon, self.keep = samples, horizon, keep
@@ -708,41 +594,27 @@ class PlannerBot(Bot):
                 arrivals = (first, capacity)
         rng = random.Random(f"{self.seed}:{game.round}:{game.turn}:{game.drawn}")
         now = [game.points_for(p) for p in kept]
-        final = self._final(game)
-        if (self.endgame_leaves and n == 2 and not game.pool and game.rules.keep_score
-                and len(unseen) == len(game.hands[nxt])):
-            ranked = sorted(prior, key=prior.__getitem__, reverse=True)
-            return ("place", self._endgame(game, ranked, unseen, final, start))
-        scores, reached = game.scores, game._target_reached()
-        samples, horizon = (self.final_samples, _ROUND_TURNS) if final else (
-            self.samples, self.horizon)
-        values: list[list[float]] = [[] for _ in kept]
+        totals = [0.0] * len(kept)
         done = 0
-        while done < samples:
+        while done < self.samples:
             if done and self.clock and self.budget is not None and (
                     self.clock() - start >= self.budget):
                 break
             hands, pool = self._guess(game, hand, unseen, narrowed, nxt, rng, arrivals)
             for i, placement in enumerate(kept):
                 playout = _Playout(game.rules, game.table.copy(), [list(h) for h in hands],
-                                   list(pool), scores if final else None)
+                                   list(pool))
                 playout.place(me, placement, now[i])
                 player = me
-                for _ in range(horizon):
+                for _ in range(self.horizon):
                     if playout.over:
                         break
                     player = (player + 1) % n
                     playout.turn(player)
-                worth = self._worth(playout, me)
-                if final:
-                    worth = (self._outcome(game.rules, playout, me, scores, reached)
-                             + self.point_weight * worth)
-                values[i].append(worth)
+                totals[i] += self._worth(playout, me)
             done += 1
         self.last_samples = done
-        scale = self.point_weight if final else 1.0
-        worth = [sum(values[i]) / done + scale * self.prior_weight * prior[p]
-                 for i, p in enumerate(kept)]
+        worth = [totals[i] / done + self.prior_weight * prior[p] for i, p in enumerate(kept)]
         return ("place", kept[max(range(len(kept)), key=worth.__getitem__)])
 
     @staticmethod
@@ -772,86 +644,6 @@ class PlannerBot(Bot):
         pool = [t for t in unseen if t in rest]
         rng.shuffle(pool)
         return hands, pool
-
-    def _endgame(self, game: Game, placements: list[Placement], unseen: list[Tile],
-                 final: bool, start: float) -> Placement:
-        """Two players and an empty pool: the other hand is the unseen tiles, so every
-        placement (best ranked first) is tried, and its best follow-ups a few turns deep
-        (as many as ``endgame_leaves`` lines allow), against a greedy opponent; the round
-        is then played to its end by greedy players. A spent budget stops it after the
-        first placement."""
-        me = game.current
-        hands = [list(game.hands[me]), list(unseen)]
-        if me == 1:
-            hands.reverse()
-        scores = game.scores
-        root = _Playout(game.rules, game.table.copy(), hands, [], scores if final else None)
-        reached = game._target_reached()
-        depth, lines = 1, len(placements)
-        while depth < len(hands[me]) and lines * len(placements) <= self.endgame_leaves:
-            depth, lines = depth + 1, lines * len(placements)
-
-        def value(playout: _Playout) -> float:
-            diff = float(playout.gain[me] - playout.gain[1 - me])
-            if not final:
-                return diff
-            return (self._outcome(game.rules, playout, me, scores, reached)
-                    + self.point_weight * diff)
-
-        def explore(playout: _Playout, depth: int) -> float:
-            options = [] if playout.over or not depth else sorted(
-                playout.table.placements_for(playout.hands[me]), key=_order)
-            if not options:
-                playout.finish(me)
-                return value(playout)
-            return max(after(playout, option, depth) for option in options)
-
-        def after(playout: _Playout, placement: Placement, depth: int) -> float:
-            line = playout.copy()
-            line.place(me, placement, line.points(me, placement))
-            if not line.over:
-                line.turn(1 - me)
-            return explore(line, depth - 1)
-
-        worth: list[float] = []
-        for placement in placements:
-            if worth and self.clock and self.budget is not None and (
-                    self.clock() - start >= self.budget):
-                break
-            worth.append(after(root, placement, depth))
-        self.last_samples = 1
-        return placements[max(range(len(worth)), key=worth.__getitem__)]
-
-    def _final(self, game: Game) -> bool:
-        """Whether to weigh this round's moves by the chance to win the game: two players,
-        rounds played to a target, and a total within ``final_margin`` of it."""
-        rules = game.rules
-        return (self.final_margin is not None and game.players == 2 and rules.keep_score
-                and rules.multi_round and rules.target_score is not None
-                and not rules.target_ends_at_once
-                and max(game.scores) >= rules.target_score - self.final_margin)
-
-    @staticmethod
-    def _outcome(rules: RuleSet, playout: _Playout, me: int, scores: list[int],
-                 reached: bool) -> float:
-        """My share of the game's win after a playout of the rest of the round (two
-        players): settled if the round ends the game, else :func:`race_value`."""
-        target = rules.target_score
-        assert target is not None
-        totals = [s + g for s, g in zip(scores, playout.gain, strict=True)]
-        other = 1 - me
-        if playout.over and (reached or playout.reached):
-            if sum(t >= target for t in totals) > 1:
-                winners = playout.winners
-            else:
-                best = max(totals)
-                winners = [q for q, t in enumerate(totals) if t == best]
-            return 1.0 / len(winners) if me in winners else 0.0
-        if not playout.over:  # (cut short: as if the round ended here)
-            left = [sum(t.value for t in h) for h in playout.hands]
-            totals[me] -= left[me]
-            totals[other] -= left[other]
-        return race_value(totals[me], totals[other], target)
 
     def _worth(self, playout: _Playout, me: int) -> float:
         gain = playout.gain
