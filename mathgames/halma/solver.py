@@ -197,6 +197,23 @@ def _mirror(topo: Topology) -> list[int]:
     return [index[(y, x)] for x, y in topo.coords]
 
 
+def _zobrist(rng: random.Random, size: int,
+             images: Sequence[Sequence[int]] = ()) -> list[list[int]]:
+    """A random 64-bit key for each cell (drawn from ``rng``), then the same keys seen
+    through each of ``images`` (cell ``c`` gets the key of its image): a position's hash
+    under a symmetry is the XOR of its cells' keys in that table."""
+    keys = [rng.getrandbits(64) for _ in range(size)]
+    return [keys, *([keys[image[c]] for c in range(size)] for image in images)]
+
+
+def _hash(keys: Sequence[int], cells: Sequence[int]) -> int:
+    """The XOR of ``cells``' keys."""
+    h = 0
+    for c in cells:
+        h ^= keys[c]
+    return h
+
+
 def solve_crossing(board: str = "star", pieces: int | None = None, width: int = 4000,
                    lateral: float = 0.0, compact: float = 0.0, seed: int = 0,
                    max_moves: int = 200,
@@ -228,15 +245,9 @@ def solve_crossing(board: str = "star", pieces: int | None = None, width: int = 
     score = _cell_scores(game, rows, lateral)
     target = game.target_masks[0]
     rng = random.Random(seed)
-    zobrist = [rng.getrandbits(64) for _ in range(topo.size)]
-    mirror = _mirror(topo)
-    zmirror = [zobrist[mirror[c]] for c in range(topo.size)]
+    zobrist, zmirror = _zobrist(rng, topo.size, [_mirror(topo)])
     cells0 = tuple(sorted(game.cells[0]))
-    h0 = 0
-    m0 = 0
-    for c in cells0:
-        h0 ^= zobrist[c]
-        m0 ^= zmirror[c]
+    h0, m0 = _hash(zobrist, cells0), _hash(zmirror, cells0)
     seen = {min(h0, m0)}
     # a level: list of (cells, hash, mirror hash, score)
     level = [(cells0, h0, m0, sum(score[c] for c in cells0))]
@@ -510,21 +521,13 @@ def meet_crossing(board: str = "star", pieces: int | None = None, width: int = 4
     score = _cell_scores(game, rows, lateral)
     target = game.target_masks[0]
     rng = random.Random(seed)
-    zobrist = [rng.getrandbits(64) for _ in range(topo.size)]
     mirror = _mirror(topo)
     turn = _turn(topo)
     both = [mirror[turn[c]] for c in range(topo.size)]
     images = (turn, both)
-    zm = [zobrist[mirror[c]] for c in range(topo.size)]
-    zt = [zobrist[turn[c]] for c in range(topo.size)]
-    zb = [zobrist[both[c]] for c in range(topo.size)]
+    zobrist, zm, zt, zb = _zobrist(rng, topo.size, [mirror, turn, both])
     cells0 = tuple(sorted(game.cells[0]))
-    h0 = hm0 = ht0 = hb0 = 0
-    for c in cells0:
-        h0 ^= zobrist[c]
-        hm0 ^= zm[c]
-        ht0 ^= zt[c]
-        hb0 ^= zb[c]
+    h0, hm0, ht0, hb0 = (_hash(keys, cells0) for keys in (zobrist, zm, zt, zb))
     cap = round((sum(score[c] for c in game.homes[0]) + sum(score[c] for c in game.targets[0]))
                 / 2 - 1000 * slack)
     # a level: list of (cells, hashes (own, mirrored, turned, turned and mirrored), score,
