@@ -224,12 +224,10 @@ class StrongBot(Bot):
     The evaluation's knobs (the defaults give the description above;
     :data:`TUNED` is a tuned set): ``discounts[needed][slack]`` replaces
     ``factor ** needed`` for a target still needing ``needed`` cards that leaves
-    ``slack`` of the line's empty cells free; ``weights`` multiplies the points
-    of a target by its row points (``{160: 1.2}``); ``overlap`` below 1 lets
-    targets overlap less than independent chances would (1: independent);
-    ``diagonal`` is a diagonal's weight; ``contest`` below 1 shrinks the odds of
-    a value by ``contest ** (claims - contest_free)`` where ``claims`` counts the
-    unfinished lines already holding that value (they compete for its copies).
+    ``slack`` of the line's empty cells free; ``diagonal`` is a diagonal's
+    weight; ``contest`` below 1 shrinks the odds of a value by
+    ``contest ** (claims - contest_free)`` where ``claims`` counts the unfinished
+    lines already holding that value (they compete for its copies).
 
     *Search.* The ``candidates`` cells that raise the evaluation most are
     compared by expectimax over the next number: for each value still in the
@@ -245,7 +243,6 @@ class StrongBot(Bot):
     def __init__(self, factor: float = 0.55, candidates: int = 6,
                  time_budget: float = 0.035, clock: Clock = time.process_time,
                  discounts: Sequence[Sequence[float]] | None = None,
-                 weights: Mapping[int, float] | None = None, overlap: float = 1.0,
                  diagonal: float = _DIAGONAL_WEIGHT, contest: float = 1.0,
                  contest_free: int = 2) -> None:
         self.factor = factor
@@ -255,8 +252,6 @@ class StrongBot(Bot):
         # discounts[needed][slack]: slack = empty cells the target leaves free
         self.discounts = ([[factor ** k] * (GRID_SIZE + 1) for k in range(GRID_SIZE + 1)]
                           if discounts is None else [list(row) for row in discounts])
-        self.weights = dict(weights or {})
-        self.overlap = overlap
         self.diagonal = diagonal
         self.contest = contest
         self.contest_free = contest_free
@@ -282,8 +277,6 @@ class StrongBot(Bot):
         """A line's value under these odds (cached); ``sparse``, if given, values
         the lines holding fewer than 2 cards instead (they have the most targets)."""
         discounts = self.discounts
-        weights = self.weights
-        overlap = self.overlap
         cache: dict[tuple[int, ...], float] = {}
 
         def value(content: tuple[int, ...]) -> float:
@@ -300,8 +293,8 @@ class StrongBot(Bot):
                 p = discounts[needed][free - needed]
                 for v, m in need:
                     p *= tails[v][m]
-                total += points * weights.get(points, 1.0) * p * miss
-                miss *= 1.0 - overlap * p
+                total += points * p * miss
+                miss *= 1.0 - p
                 if miss < 1e-4:
                     break
             cache[content] = total
