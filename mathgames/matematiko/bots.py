@@ -26,7 +26,7 @@ from typing import Any
 from mathgames.core.i18n import format_number, translator
 from mathgames.core.levels import Clock, Level
 from mathgames.matematiko.odds import _weights, unseen_counts
-from mathgames.matematiko.rules import COMBINATIONS, GRID_SIZE, LINES
+from mathgames.matematiko.rules import COMBINATIONS, GRID_SIZE, LINES, classify
 
 __all__ = ["BOTS", "LEVELS", "TUNED", "Bot", "CarelessBot", "ExpertBot", "GreedyBot", "RandomBot",
            "StrongBot", "make_bot", "play_deal"]
@@ -389,6 +389,67 @@ def _best_cell(grid: Sequence[int | None], contents: Sequence[tuple[int, ...]], 
     return best
 
 
+@cache
+def _full_line_points(content: tuple[int, ...]) -> tuple[int, int]:
+    """(row points, diagonal points) of a full line's sorted cards (cached).
+
+    >>> _full_line_points((3, 3, 7, 7, 7))
+    (80, 90)
+    """
+    name = classify(content)
+    return _ROW_POINTS[name], _DIAGONAL_POINTS[name]
+
+
+def _grid_points(contents: Sequence[tuple[int, ...]]) -> int:
+    """The exact score of a full grid given its 12 lines' sorted cards (see ``LINES``)."""
+    return sum(_full_line_points(content)[line >= 10] for line, content in enumerate(contents))
+
+
+def _expected_points(contents: list[tuple[int, ...]], empty: tuple[int, ...],
+                     counts: list[int]) -> float:
+    """The expected final score when the ``empty`` cells get the next numbers, each
+    drawn from the unseen ``counts`` and put where it gives the best expectation
+    (exact expectimax: every value, weighted by its copies, and every cell).
+    ``contents`` are the 12 lines' sorted cards (see ``LINES``)."""
+    if not empty:
+        return _grid_points(contents)
+    unseen = 0
+    total = 0.0
+    for v in range(1, 14):
+        copies = counts[v]
+        if not copies:
+            continue
+        unseen += copies
+        counts[v] -= 1
+        best = float("-inf")
+        for cell in empty:
+            after = list(contents)
+            for line in CELL_LINES[cell]:
+                after[line] = tuple(sorted((*after[line], v)))
+            best = max(best, _expected_points(after, tuple(c for c in empty if c != cell),
+                                              counts))
+        counts[v] += 1
+        total += copies * best
+    return total / unseen
+
+
+def _exact_choice(grid: Sequence[int | None], card: int, counts: list[int]) -> int:
+    """The empty cell of ``grid`` where ``card`` gives the best expected final score,
+    found by exact expectimax over the numbers still to come (few cells left only:
+    the work grows as 13 ** empty cells). The first best cell on ties."""
+    contents = _line_contents(grid)
+    empty = tuple(cell for cell in range(CELLS) if grid[cell] is None)
+    best, best_value = empty[0], float("-inf")
+    for cell in empty:
+        after = list(contents)
+        for line in CELL_LINES[cell]:
+            after[line] = tuple(sorted((*after[line], card)))
+        value = _expected_points(after, tuple(c for c in empty if c != cell), counts)
+        if value > best_value + 1e-9:
+            best, best_value = cell, value
+    return best
+
+
 class ExpertBot(StrongBot):
     """The strong evaluation with a Monte Carlo lookahead over the next numbers.
 
@@ -400,65 +461,92 @@ class ExpertBot(StrongBot):
     with the best total over the samples wins. Using the same samples for every
     candidate (common random numbers) makes the comparison fair with few samples.
 
+    *Late game.* With at most ``endgame`` numbers still to come after this one,
+    the imagined continuations run to the end of the game and the full grids
+    are scored exactly by the rules (a diagonal's +10 included); the
+    ``endgame_candidates`` best cells are tried on ``endgame_samples``
+    continuations, whose numbers are placed with the odds of the cards unseen
+    now (shared by every sample, which makes a sample cheap). With at most
+    ``exact`` numbers to come (keep it small: the work grows as 13 ** exact), the
+    bot plays the exact expectimax instead: every cell, every value still unseen
+    weighted by its copies, exact final scores.
+
     The samples are drawn by a generator seeded with ``seed`` and the numbers
     called so far, so the same deal always gets the same grid. Samples are
     played in rounds (one sample for every candidate); the search stops before
     a round that would not fit in ``time_budget`` seconds of ``clock`` (CPU time
     by default, a test may pass a fake), and with no round at all the plain
-    evaluation's choice is played.
+    evaluation's choice is played. The exact expectimax (a few milliseconds)
+    does not look at the clock.
 
-    >>> ExpertBot().samples, ExpertBot().horizon
-    (24, 5)
+    >>> ExpertBot().samples, ExpertBot().horizon, ExpertBot().endgame, ExpertBot().exact
+    (24, 5, 6, 2)
     """
 
     name = "expert"
 
     def __init__(self, factor: float = 0.55, candidates: int = 6, samples: int = 24,
                  horizon: int = 5, time_budget: float = 0.045,
-                 clock: Clock = time.process_time, seed: int = 0, **evaluation: Any) -> None:
+                 clock: Clock = time.process_time, seed: int = 0, endgame: int = 6,
+                 endgame_candidates: int = 12, endgame_samples: int = 64, exact: int = 2,
+                 **evaluation: Any) -> None:
         super().__init__(factor, candidates, time_budget, clock, **evaluation)
         self.samples = samples
         self.horizon = horizon
         self.seed = seed
+        self.endgame = endgame
+        self.endgame_candidates = endgame_candidates
+        self.endgame_samples = endgame_samples
+        self.exact = exact
 
     def __repr__(self) -> str:
         return (f"{type(self).__name__}(factor={self.factor!r}, candidates={self.candidates!r}, "
                 f"samples={self.samples!r}, horizon={self.horizon!r}, "
+                f"endgame={self.endgame!r}, exact={self.exact!r}, "
                 f"time_budget={self.time_budget!r})")
 
     def choose(self, grid: Sequence[int | None], card: int, called: Sequence[int]) -> int:
         clock = self.clock
         start = clock()
+        if 0 < CELLS - len(called) <= self.exact:
+            return _exact_choice(grid, card, unseen_counts(called))
         counts, draws, scales, gains = self._ranked(grid, card, called)
-        if draws == 0 or len(gains) == 1 or self.candidates <= 1 or self.samples < 1:
+        late = draws <= self.endgame  # imagine the numbers to the end, score them exactly
+        candidates = self.endgame_candidates if late else self.candidates
+        samples = self.endgame_samples if late else self.samples
+        if draws == 0 or len(gains) == 1 or candidates <= 1 or samples < 1:
             return gains[0][1]
-        cells = [cell for _gain, cell in gains[: self.candidates]]
+        cells = [cell for _gain, cell in gains[:candidates]]
         starts = []
         for cell in cells:
             after = list(grid)
             after[cell] = card
             starts.append((after, _line_contents(after)))
-        horizon = min(self.horizon, draws)
+        horizon = draws if late else min(self.horizon, draws)
         unseen = [v for v in range(1, 14) for _ in range(counts[v])]
         dice = random.Random(f"{self.seed}:{','.join(map(str, called))}")
         # lines with fewer than 2 cards barely feel a few imagined numbers: they
         # are valued with the odds of the cards unseen now, shared by every sample
+        # (in the late game every line is)
         sparse = [self._valuer(_tails(counts, draws - 1 - k, scales)) for k in range(horizon)]
         totals = [0.0] * len(cells)
         line_weights = [self.diagonal if i >= 10 else 1.0 for i in range(len(LINES))]
         deadline = start + self.time_budget
         searched = clock()
         rounds = 0
-        for _sample in range(self.samples):
+        for _sample in range(samples):
             now = clock()
             if now > deadline or (rounds and now + (now - searched) / rounds > deadline):
                 break  # the next round would not fit in the budget
             numbers = dice.sample(unseen, horizon)
-            left = list(counts)
-            valuers = []  # the odds after each imagined number
-            for k, number in enumerate(numbers):
-                left[number] -= 1
-                valuers.append(self._valuer(_tails(left, draws - 1 - k, scales), sparse[k]))
+            if late:
+                valuers = sparse
+            else:
+                left = list(counts)
+                valuers = []  # the odds after each imagined number
+                for k, number in enumerate(numbers):
+                    left[number] -= 1
+                    valuers.append(self._valuer(_tails(left, draws - 1 - k, scales), sparse[k]))
             for i, (after, after_contents) in enumerate(starts):
                 path, lines = list(after), list(after_contents)
                 for number, value in zip(numbers, valuers, strict=True):
@@ -466,9 +554,12 @@ class ExpertBot(StrongBot):
                     path[cell] = number
                     for line in CELL_LINES[cell]:
                         lines[line] = tuple(sorted((*lines[line], number)))
-                final = valuers[-1]
-                totals[i] += sum(final(content) * weight
-                                 for content, weight in zip(lines, line_weights, strict=True))
+                if late:
+                    totals[i] += _grid_points(lines)
+                else:
+                    final = valuers[-1]
+                    totals[i] += sum(final(content) * weight
+                                     for content, weight in zip(lines, line_weights, strict=True))
             rounds += 1
         if not rounds:
             return gains[0][1]
@@ -540,7 +631,7 @@ LEVEL_FIGURES: dict[str, dict[str, float]] = {
     "easy": {"mean": 232.3, "deals": 1000, "ms": 0.2},
     "medium": {"mean": 284.9, "deals": 1000, "ms": 0.22},
     "hard": {"mean": 338.6, "deals": 1000, "ms": 0.25},
-    "expert": {"mean": 392.5, "deals": 1000, "ms": 29.2},
+    "expert": {"mean": 400.6, "deals": 1000, "ms": 24.8},
 }
 
 # The ladder: the quick target-odds evaluation (no lookahead, under 1 ms a number)
@@ -553,8 +644,9 @@ _LEVEL_BOTS: dict[str, Callable[[int, Clock], Bot]] = {
                                               mistakes=0.18, seed=seed),
     "hard": lambda seed, clock: CarelessBot(StrongBot(candidates=1, clock=clock),
                                             mistakes=0.06, seed=seed),
-    # Monte Carlo lookahead over the 6 best cells, 45 ms a number at most (the
-    # TUNED evaluation with 40 runs of 3 numbers measured 394.5 at 30.7 ms: no better)
+    # Monte Carlo lookahead over the 6 best cells, 45 ms a number at most; the last
+    # 6 numbers rolled to the end and scored exactly, the last 2 by exact expectimax
+    # (the TUNED evaluation with 40 runs of 3 numbers measured 394.5 at 30.7 ms: no better)
     "expert": lambda seed, clock: ExpertBot(clock=clock, seed=seed),
 }
 

@@ -172,3 +172,118 @@ def test_level_descriptions_write_numbers_in_the_visitors_format() -> None:
     assert "1,000" in english
     ms = LEVELS["expert"].figures["ms"]
     assert f"{ms:.1f}".replace(".", ",") in czech  # and writes a decimal comma
+
+
+def late_positions(count: int, empty: int):
+    """Positions of the hard bot with ``empty`` + 1 empty cells (grid, card, called)."""
+    found = []
+    for seed in range(count):
+        deal = shuffled_deck(800 + seed)[:25]
+        bot = LEVELS["hard"].make(clock=frozen)
+        grid: list[int | None] = [None] * 25
+        for k, card in enumerate(deal):
+            if k == 24 - empty:
+                found.append((list(grid), card, tuple(deal[: k + 1])))
+                break
+            grid[bot.choose(list(grid), card, tuple(deal[: k + 1]))] = card
+    return found
+
+
+def _score(grid) -> int:
+    from mathgames.matematiko.rules import score_grid
+
+    return score_grid([grid[r * 5:r * 5 + 5] for r in range(5)]).total
+
+
+def test_the_exact_grid_score_agrees_with_the_rules():
+    from mathgames.matematiko.bots import _grid_points
+
+    for seed in range(40):
+        grid = shuffled_deck(300 + seed)[:25]
+        assert _grid_points(_line_contents(grid)) == _score(grid)
+
+
+def _brute_expectation(grid, called) -> float:
+    """Expectimax over every unseen card (each copy once) with the rules' scores."""
+    empty = [i for i in range(CELLS) if grid[i] is None]
+    if not empty:
+        return _score(grid)
+    counts = unseen_counts(called)
+    deck = [v for v in range(1, 14) for _ in range(counts[v])]
+    total = 0.0
+    for v in deck:
+        best = float("-inf")
+        for cell in empty:
+            after = list(grid)
+            after[cell] = v
+            best = max(best, _brute_expectation(after, (*called, v)))
+        total += best
+    return total / len(deck)
+
+
+def test_the_exact_endgame_plays_the_best_expectation():
+    from mathgames.matematiko.bots import _exact_choice
+
+    for empty in (1, 2):
+        for grid, card, called in late_positions(3, empty):
+            values = {}
+            for cell in (i for i in range(CELLS) if grid[i] is None):
+                after = list(grid)
+                after[cell] = card
+                values[cell] = _brute_expectation(after, called)
+            chosen = _exact_choice(grid, card, unseen_counts(called))
+            assert values[chosen] == pytest.approx(max(values.values()))
+            # the expert level plays it, whatever its clock says
+            hurried = LEVELS["expert"].make(clock=TickingClock(1.0))
+            assert hurried.choose(grid, card, called) == chosen
+
+
+def test_the_late_game_rolls_to_the_end_within_the_budget():
+    plain = StrongBot(candidates=1)
+    differs = 0
+    for empty in (3, 4, 6):
+        for grid, card, called in late_positions(4, empty):
+            assert CELLS - len(called) <= ExpertBot().endgame  # the late game's search
+            cell = ExpertBot(clock=frozen, seed=2).choose(grid, card, called)
+            assert grid[cell] is None
+            assert cell == ExpertBot(clock=frozen, seed=2).choose(grid, card, called)
+            # no time at all: the evaluation's own choice
+            clock = TickingClock(1.0)
+            assert ExpertBot(clock=clock).choose(grid, card, called) == plain.choose(
+                grid, card, called)
+            assert clock.readings <= 4
+            # 5 ms a reading: the search stops at the budget
+            clock = TickingClock(0.005)
+            ExpertBot(clock=clock).choose(grid, card, called)
+            assert (clock.readings - 1) * clock.step <= 0.045 + 2 * clock.step
+            differs += cell != plain.choose(grid, card, called)
+    assert differs >= 1
+
+
+def test_the_late_game_plays_its_samples_in_rounds_on_the_clock():
+    grid, card, called = late_positions(1, 5)[0]
+    readings = []
+    for samples in (1, 7):
+        clock = TickingClock(0.0)
+        ExpertBot(endgame_samples=samples, clock=clock).choose(grid, card, called)
+        readings.append(clock.readings)
+    assert readings == [1 + 1 + 1, 1 + 1 + 7]
+
+
+def test_the_late_game_never_sees_the_numbers_still_to_come():
+    # the same first 21 numbers, different last four: the same 21 moves
+    first = shuffled_deck(21)
+    rest = [c for c in shuffled_deck(22) if c not in first[:21]]
+    deals = [first[:25], first[:21] + rest[:4]]
+    assert deals[0][21:] != deals[1][21:]
+    moves = []
+    for deal in deals:
+        bot = ExpertBot(clock=frozen, seed=1, samples=2, candidates=2)  # quick early moves
+        grid: list[int | None] = [None] * 25
+        cells = []
+        for k, card in enumerate(deal[:21]):
+            cell = bot.choose(list(grid), card, tuple(deal[: k + 1]))
+            grid[cell] = card
+            cells.append(cell)
+        moves.append(cells)
+    assert moves[0] == moves[1]
