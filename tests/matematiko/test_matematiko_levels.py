@@ -122,15 +122,17 @@ def test_the_set_up_panel_offers_every_level_and_describes_each():
     assert app.match.names == ["Player 1", "hard bot", "expert bot"]
 
 
-def test_the_expert_plays_its_samples_in_rounds_on_the_clock():
+@pytest.mark.parametrize("late", [False, True], ids=["middle game", "late game"])
+def test_the_expert_plays_its_samples_in_rounds_on_the_clock(late: bool):
     # a frozen clock: one reading to start, one before the search, one per round
-    grid, card, called = positions(2)[1]
+    grid, card, called = late_positions(1, 5)[0] if late else positions(2)[1]
+    option = "endgame_samples" if late else "samples"
     readings = []
-    for samples in (1, 5):
+    for samples in (1, 7):
         clock = TickingClock(0.0)
-        ExpertBot(samples=samples, clock=clock).choose(grid, card, called)
+        ExpertBot(clock=clock, **{option: samples}).choose(grid, card, called)
         readings.append(clock.readings)
-    assert readings == [1 + 1 + 1, 1 + 1 + 5]
+    assert readings == [1 + 1 + 1, 1 + 1 + 7]
 
 
 def test_the_expert_is_reproducible_and_falls_back_to_the_evaluation():
@@ -258,16 +260,6 @@ def test_the_late_game_rolls_to_the_end_within_the_budget():
             assert (clock.readings - 1) * clock.step <= 0.045 + 2 * clock.step
             differs += cell != plain.choose(grid, card, called)
     assert differs >= 1
-
-
-def test_the_late_game_plays_its_samples_in_rounds_on_the_clock():
-    grid, card, called = late_positions(1, 5)[0]
-    readings = []
-    for samples in (1, 7):
-        clock = TickingClock(0.0)
-        ExpertBot(endgame_samples=samples, clock=clock).choose(grid, card, called)
-        readings.append(clock.readings)
-    assert readings == [1 + 1 + 1, 1 + 1 + 7]
 
 
 def test_the_late_game_never_sees_the_numbers_still_to_come():
