@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import random
 from abc import ABC, abstractmethod
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from functools import cache
 from math import comb
 
@@ -381,6 +381,36 @@ class _Playout:
                     self.gain[q] += everyone - 2 * total
 
 
+_ZERO = Tile(0, 0, 0)
+
+
+def _start_rank(tile: Tile) -> tuple[bool, tuple[int, tuple[int, ...]]]:
+    """Which dealt tile starts a round under ``highest_triple``: the highest one by
+    this key (a triple above any other tile, then :attr:`Tile.rank_key`)."""
+    return tile.kind == "triple", tile.rank_key
+
+
+def _fits_now(then: Table, index: dict[tuple, frozenset[Tile]]) -> Iterator[Tile]:
+    """The tiles of ``index`` (:func:`_pattern_sets`) that fit somewhere on ``then``."""
+    for cell in then._frontier:
+        yield from index.get(then.required(cell), _NONE)
+
+
+def _outscoring(rules: RuleSet, then: Table, index: dict[tuple, frozenset[Tile]],
+                made: Placement, margin: int) -> Iterator[tuple[Tile, int]]:
+    """(tile, least) for each tile of ``index`` that would have scored at least
+    ``margin`` points more than ``made`` somewhere on ``then``; ``least`` is the lowest
+    tile value that does so in that cell (its bonuses counted)."""
+    scored = made.tile.value + _bonus_points(rules, then, made.cell)
+    for cell in then._frontier:
+        fitting = index.get(then.required(cell), _NONE)
+        if fitting:
+            least = scored + margin - _bonus_points(rules, then, cell)
+            for t in fitting:
+                if t.value >= least:
+                    yield t, least
+
+
 def _skipped_bonuses(game: Game, player: int, tiles: list[Tile], margin: int,
                      turns: int = 1) -> list[Tile]:
     """``tiles`` less those ``player`` would have scored ``margin`` points more with on
@@ -411,14 +441,8 @@ def _skipped_bonuses(game: Game, player: int, tiles: list[Tile], margin: int,
     ruled: set[Tile] = set()
     for k, i in enumerate(places):
         if i in read and then:
-            made = order[before + k]
-            scored = made.tile.value + _bonus_points(game.rules, then, made.cell)
-            for cell in then._frontier:
-                fitting = index.get(then.required(cell), _NONE)
-                if fitting:
-                    # the tiles that would have scored ``margin`` more here
-                    least = scored + margin - _bonus_points(game.rules, then, cell)
-                    ruled.update(t for t in fitting if t.value >= least)
+            ruled.update(t for t, _least in _outscoring(game.rules, then, index,
+                                                        order[before + k], margin))
         then.place(order[before + k])
     kept = [t for t in tiles if t not in ruled]
     return kept if len(kept) >= len(game.hands[player]) else tiles
@@ -449,11 +473,9 @@ def _arrivals(game: Game, player: int, tiles: list[Tile],
             and order[0].tile != _ZERO):
         # the start tile was the highest triple dealt (else the highest tile, and no
         # triple was dealt): a higher one came with a draw
-        begun = order[0].tile
+        begun = _start_rank(order[0].tile)
         for t in tiles:
-            if (t.kind == "triple" and begun.kind != "triple") or (
-                    t.kind == begun.kind == "triple" and t.rank_key > begun.rank_key) or (
-                    begun.kind != "triple" and t.rank_key > begun.rank_key):
+            if _start_rank(t) > begun:
                 last_wrong[t] = 1
     capacity = [len(tiles)]
     drawn_now: dict[int, int] = {}
@@ -464,32 +486,23 @@ def _arrivals(game: Game, player: int, tiles: list[Tile],
             if turn not in drawn_now:  # a new draw: nothing held fitted, nor drawn tiles
                 drawn_now[turn] = len(capacity)
                 capacity.append(0)
-                for cell in then._frontier:
-                    for t in index.get(then.required(cell), _NONE):
-                        last_wrong[t] = len(capacity)
+                for t in _fits_now(then, index):
+                    last_wrong[t] = len(capacity)
             capacity[drawn_now[turn]] += 1
         elif who == player and kind == "pass":
-            for cell in then._frontier:
-                for t in index.get(then.required(cell), _NONE):
-                    last_wrong[t] = len(capacity)  # (no draw can follow: the pool is empty)
+            for t in _fits_now(then, index):
+                last_wrong[t] = len(capacity)  # (no draw can follow: the pool is empty)
         if kind == "place":
             made = order[placed]
-            if who == player and turn not in drawn_now and then:
-                scored = made.tile.value + _bonus_points(game.rules, then, made.cell)
-                for cell in then._frontier:
-                    fitting = index.get(then.required(cell), _NONE)
-                    if fitting:
-                        least = scored + margin - _bonus_points(game.rules, then, cell)
-                        for t in fitting:
-                            # (margin 0: ties too, where greedy play takes the lower tile)
-                            if t.value >= least and (margin or t.value > least
-                                                     or t.digits < made.tile.digits):
-                                last_wrong[t] = len(capacity)
+            if turn in drawn_now:
+                capacity[drawn_now[turn]] -= 1  # the tile that fitted was placed at once
+            elif who == player and then:
+                for t, least in _outscoring(game.rules, then, index, made, margin):
+                    # (margin 0: ties too, where greedy play takes the lower tile)
+                    if margin or t.value > least or t.digits < made.tile.digits:
+                        last_wrong[t] = len(capacity)
             then.place(made)
             placed += 1
-    for turn, slot in drawn_now.items():
-        if any(item[0] == turn and item[2] == "place" for item in log[start:]):
-            capacity[slot] -= 1  # the tile that fitted was placed at once
     first = {t: last_wrong.get(t, 0) for t in tiles if last_wrong.get(t, 0) < len(capacity)}
     return first, capacity
 
@@ -507,10 +520,9 @@ def _possible(hand: list[Tile], first: dict[Tile, int], capacity: list[int]) -> 
     return True
 
 
-_ZERO = Tile(0, 0, 0)
-
 #: How many times a guessed hand is redrawn until its tiles' arrivals are possible.
 _REDRAWS = 30
+
 
 class PlannerBot(Bot):
     """The strongest player: tries its most promising placements on guessed deals.
