@@ -405,6 +405,19 @@ def _grid_points(contents: Sequence[tuple[int, ...]]) -> int:
     return sum(_full_line_points(content)[line >= 10] for line, content in enumerate(contents))
 
 
+def _with_card(contents: Sequence[tuple[int, ...]], cell: int, card: int,
+               ) -> list[tuple[int, ...]]:
+    """The 12 lines' sorted cards once ``card`` is written in ``cell``.
+
+    >>> _with_card([()] * 12, 0, 7)[:6]
+    [(7,), (), (), (), (), (7,)]
+    """
+    after = list(contents)
+    for line in CELL_LINES[cell]:
+        after[line] = tuple(sorted((*after[line], card)))
+    return after
+
+
 def _expected_points(contents: list[tuple[int, ...]], empty: tuple[int, ...],
                      counts: list[int]) -> float:
     """The expected final score when the ``empty`` cells get the next numbers, each
@@ -423,11 +436,8 @@ def _expected_points(contents: list[tuple[int, ...]], empty: tuple[int, ...],
         counts[v] -= 1
         best = float("-inf")
         for cell in empty:
-            after = list(contents)
-            for line in CELL_LINES[cell]:
-                after[line] = tuple(sorted((*after[line], v)))
-            best = max(best, _expected_points(after, tuple(c for c in empty if c != cell),
-                                              counts))
+            best = max(best, _expected_points(_with_card(contents, cell, v),
+                                              tuple(c for c in empty if c != cell), counts))
         counts[v] += 1
         total += copies * best
     return total / unseen
@@ -441,10 +451,8 @@ def _exact_choice(grid: Sequence[int | None], card: int, counts: list[int]) -> i
     empty = tuple(cell for cell in range(CELLS) if grid[cell] is None)
     best, best_value = empty[0], float("-inf")
     for cell in empty:
-        after = list(contents)
-        for line in CELL_LINES[cell]:
-            after[line] = tuple(sorted((*after[line], card)))
-        value = _expected_points(after, tuple(c for c in empty if c != cell), counts)
+        value = _expected_points(_with_card(contents, cell, card),
+                                 tuple(c for c in empty if c != cell), counts)
         if value > best_value + 1e-9:
             best, best_value = cell, value
     return best
