@@ -1,6 +1,6 @@
 """How much room the Matematiko bots leave: their grids against grids arranged in hindsight.
 
-    .venv/bin/python bench/matematiko_hindsight.py              # 100 deals (about 7 CPU minutes)
+    .venv/bin/python bench/matematiko_hindsight.py              # 100 deals (about 8 minutes)
     .venv/bin/python bench/matematiko_hindsight.py --deals 100 --level hard
 
 A player who knew all 25 numbers before writing any could arrange them for the best
@@ -22,25 +22,23 @@ import random
 import statistics
 import sys
 from collections import Counter
-from functools import cache
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from mathgames.matematiko.bots import LEVELS, play_deal
+from mathgames.matematiko.bots import (
+    CELL_LINES,
+    LEVELS,
+    _full_line_points,
+    _grid_points,
+    _line_contents,
+    play_deal,
+)
 from mathgames.matematiko.deck import shuffled_deck
-from mathgames.matematiko.rules import COMBINATIONS, LINES, score_grid, score_line
+from mathgames.matematiko.rules import COMBINATIONS, LINES, classify, score_grid
 
 SEED_BASE = 5_000_000
 CELLS = tuple(cells for _name, cells in LINES)
-#: The lines (indices into LINES, diagonals last) through each cell.
-CELL_LINES = tuple(tuple(i for i, cells in enumerate(CELLS) if c in cells) for c in range(25))
-
-
-@cache
-def _line(cards: tuple[int, ...], diagonal: bool) -> tuple[int, str]:
-    score = score_line(cards, diagonal)
-    return score.points, score.combination
 
 
 def line_score(grid: list[int], line: int) -> int:
@@ -49,7 +47,7 @@ def line_score(grid: list[int], line: int) -> int:
     >>> line_score([7] * 4 + [1] + [2] * 20, 0)
     160
     """
-    return _line(tuple(sorted(grid[c] for c in CELLS[line])), line >= 10)[0]
+    return _full_line_points(tuple(sorted(grid[c] for c in CELLS[line])))[line >= 10]
 
 
 def anneal(deal: list[int], steps: int, seed: int) -> tuple[int, list[int]]:
@@ -62,7 +60,7 @@ def anneal(deal: list[int], steps: int, seed: int) -> tuple[int, list[int]]:
     dice = random.Random(seed)
     grid = list(deal)
     dice.shuffle(grid)
-    total = sum(line_score(grid, line) for line in range(12))
+    total = _grid_points(_line_contents(grid))
     best, best_grid = total, list(grid)
     for step in range(steps):
         heat = 30.0 * (1 - step / steps) + 0.5
@@ -84,9 +82,8 @@ def anneal(deal: list[int], steps: int, seed: int) -> tuple[int, list[int]]:
 
 def tally(grid: list[int], counts: Counter[tuple[str, bool]]) -> None:
     """Count the combination each line of a full grid scores, by (name, is a diagonal)."""
-    for line in range(12):
-        counts[(_line(tuple(sorted(grid[c] for c in CELLS[line])), line >= 10)[1],
-                line >= 10)] += 1
+    for line, content in enumerate(_line_contents(grid)):
+        counts[(classify(content), line >= 10)] += 1
 
 
 def main(argv: list[str] | None = None) -> int:
