@@ -19,7 +19,7 @@ import time
 from abc import ABC, abstractmethod
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
-from functools import cache
+from functools import cache, lru_cache
 from math import comb
 from typing import Any
 
@@ -179,20 +179,47 @@ def _targets(content: tuple[int, ...],
                         key=lambda t: -t[0]))
 
 
+@cache
+def _tail_row(copies: int, unseen: int, draws: int) -> tuple[float, ...]:
+    """The chances that at least 0, 1, ... 4 of a value's ``copies`` come in the next
+    ``draws`` of ``unseen`` cards (hypergeometric; cached, the searches ask often).
+
+    >>> _tail_row(1, 2, 1)
+    (1.0, 0.5, 0.0, 0.0, 0.0)
+    """
+    total = comb(unseen, draws) if draws <= unseen else 0
+    exact = [comb(copies, j) * comb(unseen - copies, draws - j) / total
+             if total and j <= draws else 0.0 for j in range(5)]
+    return (1.0, *(sum(exact[m:]) for m in range(1, 5)))
+
+
 def _tails(counts: Sequence[int], draws: int,
            scales: Sequence[float] | None = None) -> list[list[float]]:
-    """``tails[v][m]``: the chance that at least ``m`` cards ``v`` come in the next draws."""
+    """``tails[v][m]``: the chance that at least ``m`` cards ``v`` come in the next draws,
+    times ``scales[v]`` if given (``tails[v][0]`` is 1, ``tails[0]`` all 1)."""
     unseen = sum(counts[1:])
-    total = comb(unseen, draws) if draws <= unseen else 0
-    tails = [[1.0] * 5 for _ in range(14)]
+    tails = [[1.0] * 5]
     for v in range(1, 14):
-        u = counts[v]
-        exact = [comb(u, j) * comb(unseen - u, draws - j) / total if total and j <= draws else 0.0
-                 for j in range(5)]
-        scale = scales[v] if scales else 1.0
-        for m in range(1, 5):
-            tails[v][m] = sum(exact[m:]) * scale
+        row = _tail_row(counts[v], unseen, draws)
+        if scales:
+            scale = scales[v]
+            tails.append([1.0, row[1] * scale, row[2] * scale, row[3] * scale, row[4] * scale])
+        else:
+            tails.append(list(row))
     return tails
+
+
+#: Stages of the game for learned weights: 4 numbers placed a stage, the last up to 24.
+STAGES = 6
+
+
+def _stage(draws: int) -> int:
+    """The stage of a grid with ``draws`` numbers still to come (0-5).
+
+    >>> _stage(24), _stage(21), _stage(20), _stage(0)
+    (0, 0, 1, 5)
+    """
+    return min(max(CELLS - 1 - draws, 0) // 4, STAGES - 1)
 
 
 #: The evaluation tuned with the quick bot (``StrongBot(candidates=1, **TUNED)``) on
@@ -209,6 +236,36 @@ TUNED: dict[str, Any] = {
                              for slack in range(GRID_SIZE + 1))
                        for needed in range(GRID_SIZE + 1)),
 }
+
+
+@lru_cache(maxsize=64)
+def _row_table(discounts: tuple[tuple[float, ...], ...],
+               weights: tuple[tuple[int, tuple[float, ...]], ...] | None,
+               ) -> Callable[[tuple[int, ...]], tuple[bool, tuple]]:
+    """The rows of :meth:`StrongBot._rows` for one set of knobs: ``discounts`` as
+    in :class:`StrongBot`, ``weights`` one stage's learned weights as sorted
+    (points, weights by cards needed) pairs, or None for plain points."""
+    worths = None if weights is None else dict(weights)
+    store: dict[tuple[int, ...], tuple[bool, tuple]] = {}
+
+    def rows(content: tuple[int, ...]) -> tuple[bool, tuple]:
+        found = store.get(content)
+        if found is not None:
+            return found
+        free = GRID_SIZE - len(content)
+        targets = [(points if worths is None else points * worths[points][needed],
+                    discounts[needed][free - needed],
+                    tuple(5 * v + m for v, m in need))
+                   for points, needed, need in _targets(content)]
+        if all(len(need) <= 3 for _w, _d, need in targets):
+            found = (True, tuple((worth, discount, *need, *(0,) * (3 - len(need)))
+                                 for worth, discount, need in targets))
+        else:
+            found = (False, tuple(targets))
+        store[content] = found
+        return found
+
+    return rows
 
 
 class StrongBot(Bot):
@@ -228,6 +285,12 @@ class StrongBot(Bot):
     weight; ``contest`` below 1 shrinks the odds of a value by
     ``contest ** (claims - contest_free)`` where ``claims`` counts the unfinished
     lines already holding that value (they compete for its copies).
+    ``weights``, if given, are learned weights per stage of the game (see
+    :data:`mathgames.matematiko.weights.STAGE_WEIGHTS`, fitted by
+    ``bench/matematiko_fit.py``): a target still needing ``needed`` cards counts
+    ``points * weights[stage][points][needed]`` instead of its points, the stage
+    following from how many numbers are still to come (:func:`_stage`). The knobs
+    are read when the bot is made.
 
     *Search.* The ``candidates`` cells that raise the evaluation most are
     compared by expectimax over the next number: for each value still in the
@@ -244,7 +307,8 @@ class StrongBot(Bot):
                  time_budget: float = 0.035, clock: Clock = time.process_time,
                  discounts: Sequence[Sequence[float]] | None = None,
                  diagonal: float = _DIAGONAL_WEIGHT, contest: float = 1.0,
-                 contest_free: int = 2) -> None:
+                 contest_free: int = 2,
+                 weights: Sequence[Mapping[int, Sequence[float]]] | None = None) -> None:
         self.factor = factor
         self.candidates = candidates
         self.time_budget = time_budget
@@ -255,6 +319,14 @@ class StrongBot(Bot):
         self.diagonal = diagonal
         self.contest = contest
         self.contest_free = contest_free
+        self.weights = weights
+        # the knobs as one hashable key: the ready rows of every bot with the
+        # same knobs are shared (read once, here: change them by making a new bot)
+        self._knobs = (tuple(map(tuple, self.discounts)),
+                       None if weights is None else
+                       tuple(tuple(sorted((p, tuple(row)) for p, row in stage.items()))
+                             for stage in weights))
+        self._tables: dict[int | None, Callable[..., tuple[bool, tuple]]] = {}
 
     def _scales(self, contents: Sequence[tuple[int, ...]]) -> list[float] | None:
         """How much each value's odds shrink because several lines wait for it."""
@@ -273,10 +345,19 @@ class StrongBot(Bot):
 
     def _valuer(self, tails: list[list[float]],
                 sparse: Callable[[tuple[int, ...]], float] | None = None,
-                ) -> Callable[[tuple[int, ...]], float]:
+                draws: int | None = None) -> Callable[[tuple[int, ...]], float]:
         """A line's value under these odds (cached); ``sparse``, if given, values
-        the lines holding fewer than 2 cards instead (they have the most targets)."""
-        discounts = self.discounts
+        the lines holding fewer than 2 cards instead (they have the most targets).
+        With learned ``weights``, ``draws`` (the numbers still to come) picks the
+        stage whose weights apply; without ``draws`` the plain points count.
+
+        The hot loop of the expert's search: each target's worth and discount
+        come ready from :meth:`_rows`, and its chance is a product of entries
+        of the flattened ``tails`` (index ``5 * value + cards``).
+        """
+        rows = self._rows(_stage(draws) if self.weights is not None and draws is not None
+                          else None)
+        chance = [p for row in tails for p in row]  # chance[0] == 1.0 pads short needs
         cache: dict[tuple[int, ...], float] = {}
 
         def value(content: tuple[int, ...]) -> float:
@@ -286,21 +367,44 @@ class StrongBot(Bot):
             if sparse is not None and len(content) < 2:
                 found = cache[content] = sparse(content)
                 return found
+            short, targets = rows(content)
             miss = 1.0
             total = 0.0
-            free = GRID_SIZE - len(content)
-            for points, needed, need in _targets(content):
-                p = discounts[needed][free - needed]
-                for v, m in need:
-                    p *= tails[v][m]
-                total += points * p * miss
-                miss *= 1.0 - p
-                if miss < 1e-4:
-                    break
+            if short:  # at most 3 values needed per target: no inner loop
+                for worth, discount, a, b, c in targets:
+                    p = discount * chance[a] * chance[b] * chance[c]
+                    total += worth * p * miss
+                    miss *= 1.0 - p
+                    if miss < 1e-4:
+                        break
+            else:
+                for worth, p, need in targets:
+                    for i in need:
+                        p *= chance[i]
+                    total += worth * p * miss
+                    miss *= 1.0 - p
+                    if miss < 1e-4:
+                        break
             cache[content] = total
             return total
 
         return value
+
+    def _rows(self, stage: int | None) -> Callable[[tuple[int, ...]], tuple[bool, tuple]]:
+        """A line's targets ready for :meth:`_valuer` at ``stage`` (None: plain points).
+
+        For each target of :func:`_targets`, best first: its worth (points, times
+        the learned weight if any), its discount, and the indexes of the cards it
+        needs in the flattened tails; padded to 3 indexes with ``0`` (a chance of
+        1) when every target needs at most 3 values (``short``). The rows depend
+        only on the line and the knobs, so bots with the same knobs share them
+        (:func:`_row_table`).
+        """
+        table = self._tables.get(stage)
+        if table is None:
+            table = self._tables[stage] = _row_table(
+                self._knobs[0], None if stage is None else self._knobs[1][stage])
+        return table
 
     def _gains(self, grid: Sequence[int | None], contents: list[tuple[int, ...]], card: int,
                value: Callable[[tuple[int, ...]], float]) -> list[tuple[float, int]]:
@@ -320,7 +424,8 @@ class StrongBot(Bot):
         draws = CELLS - len(called)
         contents = _line_contents(grid)
         scales = self._scales(contents)
-        gains = self._gains(grid, contents, card, self._valuer(_tails(counts, draws, scales)))
+        value = self._valuer(_tails(counts, draws, scales), draws=draws)
+        gains = self._gains(grid, contents, card, value)
         gains.sort(key=lambda t: (-t[0], t[1]))
         return counts, draws, scales, gains
 
@@ -336,7 +441,7 @@ class StrongBot(Bot):
             if counts[v]:
                 counts[v] -= 1
                 futures.append((v, counts[v] + 1,
-                                self._valuer(_tails(counts, draws - 1, scales))))
+                                self._valuer(_tails(counts, draws - 1, scales), draws=draws - 1)))
                 counts[v] += 1
         best_cell, best_score = gains[0][1], float("-inf")
         searched = clock()
@@ -363,6 +468,10 @@ class StrongBot(Bot):
 _LINE_WEIGHTS = tuple(_DIAGONAL_WEIGHT if i >= 10 else 1.0 for i in range(len(LINES)))
 
 
+#: Each cell's lines (2 to 4) padded to 4 with the index 12, a line that never changes.
+_CELL_LINES_4 = tuple((*lines, *(len(LINES),) * (4 - len(lines))) for lines in CELL_LINES)
+
+
 def _best_cell(grid: Sequence[int | None], contents: Sequence[tuple[int, ...]], card: int,
                value: Callable[[tuple[int, ...]], float],
                weights: Sequence[float] = _LINE_WEIGHTS) -> int:
@@ -378,12 +487,12 @@ def _best_cell(grid: Sequence[int | None], contents: Sequence[tuple[int, ...]], 
         else:
             deltas.append((value(tuple(sorted((*content, card)))) - value(content))
                           * weights[line])
+    deltas.append(0.0)  # the padding line of _CELL_LINES_4
     best, best_gain = -1, float("-inf")
     for cell in range(CELLS):
         if grid[cell] is None:
-            gain = 0.0
-            for line in CELL_LINES[cell]:
-                gain += deltas[line]
+            a, b, c, d = _CELL_LINES_4[cell]
+            gain = deltas[a] + deltas[b] + deltas[c] + deltas[d]
             if gain > best_gain:
                 best, best_gain = cell, gain
     return best
@@ -536,8 +645,10 @@ class ExpertBot(StrongBot):
         # lines with fewer than 2 cards barely feel a few imagined numbers: they
         # are valued with the odds of the cards unseen now, shared by every sample
         # (in the late game every line is)
-        sparse = [self._valuer(_tails(counts, draws - 1 - k, scales)) for k in range(horizon)]
+        sparse = [self._valuer(_tails(counts, draws - 1 - k, scales), draws=draws - 1 - k)
+                  for k in range(horizon)]
         totals = [0.0] * len(cells)
+        known: dict[tuple[int, ...], Callable[[tuple[int, ...]], float]] = {}
         line_weights = [self.diagonal if i >= 10 else 1.0 for i in range(len(LINES))]
         deadline = start + self.time_budget
         searched = clock()
@@ -554,7 +665,12 @@ class ExpertBot(StrongBot):
                 valuers = []  # the odds after each imagined number
                 for k, number in enumerate(numbers):
                     left[number] -= 1
-                    valuers.append(self._valuer(_tails(left, draws - 1 - k, scales), sparse[k]))
+                    key = tuple(left)  # samples that imagined the same numbers so far
+                    value = known.get(key)  # share the odds (and their cache)
+                    if value is None:
+                        value = known[key] = self._valuer(_tails(left, draws - 1 - k, scales),
+                                                          sparse[k], draws - 1 - k)
+                    valuers.append(value)
             for i, (after, after_contents) in enumerate(starts):
                 path, lines = list(after), list(after_contents)
                 for number, value in zip(numbers, valuers, strict=True):

@@ -77,3 +77,41 @@ def test_the_tuned_evaluation_beats_the_plain_one_on_the_same_deals():
     tuned = statistics.mean(_total(play_deal(StrongBot(candidates=1, **TUNED), d))
                             for d in deals)
     assert tuned > plain
+
+
+def _reference_value(bot: StrongBot, tails, content, weights=None) -> float:
+    """A line's value as StrongBot's docstring defines it, term by term."""
+    from mathgames.matematiko.bots import _targets
+
+    miss, total, free = 1.0, 0.0, 5 - len(content)
+    for points, needed, need in _targets(content):
+        p = bot.discounts[needed][free - needed]
+        for v, m in need:
+            p *= tails[v][m]
+        worth = points if weights is None else points * weights[points][needed]
+        total += worth * p * miss
+        miss *= 1.0 - p
+        if miss < 1e-4:
+            break
+    return total
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.permutations(DECK), st.integers(0, 24), st.integers(0, 4), st.booleans())
+def test_the_fast_valuer_gives_the_defined_value_exactly(deck, placed, size, tuned):
+    # the valuer reads ready rows and flattened odds (padded to 3 cards needed, or
+    # the long loop for lines with 0-1 cards): the very same floats as the definition
+    from mathgames.matematiko.bots import TUNED, _stage, _tails
+    from mathgames.matematiko.odds import unseen_counts
+    from mathgames.matematiko.weights import STAGE_WEIGHTS
+
+    called, draws = deck[:placed], 25 - placed
+    bot = StrongBot(weights=STAGE_WEIGHTS, **(TUNED if tuned else {}))
+    scales = bot._scales([tuple(sorted(deck[40:43]))] * 12)
+    tails = _tails(unseen_counts(called), draws, scales)
+    staged, plain = bot._valuer(tails, draws=draws), bot._valuer(tails)
+    for start in range(25, 25 + 3 * 5, 5):
+        content = tuple(sorted(deck[start:start + size]))
+        assert staged(content) == _reference_value(bot, tails, content,
+                                                   STAGE_WEIGHTS[_stage(draws)])
+        assert plain(content) == _reference_value(bot, tails, content)

@@ -260,3 +260,48 @@ def test_the_late_game_rolls_to_the_end_within_the_budget():
             assert (clock.readings - 1) * clock.step <= 0.045 + 2 * clock.step
             differs += cell != plain.choose(grid, card, called)
     assert differs >= 1
+
+
+def _flat_weights(stage: int, weight: float) -> tuple[dict[int, tuple[float, ...]], ...]:
+    from mathgames.matematiko.bots import STAGES
+    from mathgames.matematiko.weights import POINTS
+
+    return tuple({p: (weight if s == stage else 1.0,) * 6 for p in POINTS} for s in range(STAGES))
+
+
+@pytest.mark.parametrize("draws", [24, 17, 9, 2])
+def test_learned_weights_scale_the_targets_of_their_stage_only(draws: int):
+    from mathgames.matematiko.bots import _stage
+
+    called = shuffled_deck(11)[: CELLS - draws]
+    tails = _tails(unseen_counts(called), draws)
+    plain = StrongBot()._valuer(tails, draws=draws)
+    doubled = StrongBot(weights=_flat_weights(_stage(draws), 2.0))._valuer(tails, draws=draws)
+    other = StrongBot(weights=_flat_weights((_stage(draws) + 1) % 6, 2.0))._valuer(tails,
+                                                                                    draws=draws)
+    unstaged = StrongBot(weights=_flat_weights(_stage(draws), 2.0))._valuer(tails)
+    for content in [(), (7,), (7, 7), (3, 9, 10), (1, 10, 12, 13), (5, 5, 5, 8)]:
+        assert doubled(content) == pytest.approx(2 * plain(content))
+        assert other(content) == plain(content) == unstaged(content)
+
+
+def test_the_fitted_features_add_up_to_the_plain_evaluation():
+    # bench/matematiko_fit.py regresses final scores on these shares: with every
+    # weight 1 they must give back the evaluation the quick bot plays
+    import importlib.util
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parents[2] / "bench" / "matematiko_fit.py"
+    spec = importlib.util.spec_from_file_location("matematiko_fit", path)
+    fit = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(fit)
+    deal = shuffled_deck(21)[:25]
+    bot = StrongBot(candidates=1)
+    grid: list[int | None] = [None] * CELLS
+    for k in range(18):
+        called = tuple(deal[: k + 1])
+        grid[bot.choose(list(grid), deal[k], called)] = deal[k]
+        value = bot._valuer(_tails(unseen_counts(called), CELLS - len(called)))
+        plain = sum(value(c) * (1.1 if line >= 10 else 1.0)
+                    for line, c in enumerate(_line_contents(grid)))
+        assert sum(fit.features(grid, called)) == pytest.approx(plain)
