@@ -1,6 +1,6 @@
 """Fit the Matematiko expert's learned target weights from simulated games.
 
-    .venv/bin/python bench/matematiko_fit.py            # fit and compare (about 4 minutes, 2 cores)
+    .venv/bin/python bench/matematiko_fit.py            # fit and compare (about 5 minutes, 2 cores)
     .venv/bin/python bench/matematiko_fit.py --write    # ... and rewrite the shipped table
 
 The strong evaluation values a line as the sum of its scoring targets' points times

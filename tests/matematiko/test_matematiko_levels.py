@@ -17,6 +17,7 @@ from mathgames.matematiko.bots import (
 )
 from mathgames.matematiko.deck import shuffled_deck
 from mathgames.matematiko.odds import unseen_counts
+from mathgames.matematiko.weights import STAGE_WEIGHTS
 
 
 def frozen() -> float:
@@ -76,7 +77,8 @@ def positions(count: int):
 
 @pytest.mark.parametrize("name", ["expert"])  # the one level with a lookahead and a budget
 def test_the_time_budget_is_read_on_the_given_clock(name):
-    plain = StrongBot(candidates=1)  # the evaluation the expert level plays
+    # the evaluation the expert level plays, with its learned weights
+    plain = StrongBot(candidates=1, weights=STAGE_WEIGHTS)
     differs = 0
     for grid, card, called in positions(6):
         # a clock on which every reading is a second later: the budget is gone at
@@ -283,6 +285,18 @@ def test_learned_weights_scale_the_targets_of_their_stage_only(draws: int):
     for content in [(), (7,), (7, 7), (3, 9, 10), (1, 10, 12, 13), (5, 5, 5, 8)]:
         assert doubled(content) == pytest.approx(2 * plain(content))
         assert other(content) == plain(content) == unstaged(content)
+
+
+def test_the_expert_level_plays_the_shipped_learned_weights():
+    from mathgames.matematiko.bots import STAGES
+    from mathgames.matematiko.weights import POINTS
+
+    assert len(STAGE_WEIGHTS) == STAGES
+    for stage in STAGE_WEIGHTS:
+        assert sorted(stage) == list(POINTS)
+        assert all(len(row) == 6 and all(v == v for v in row) for row in stage.values())
+    assert LEVELS["expert"].make(clock=frozen).weights is STAGE_WEIGHTS
+    assert StrongBot().weights is None and LEVELS["hard"].make(clock=frozen).bot.weights is None
 
 
 def test_the_fitted_features_add_up_to_the_plain_evaluation():
