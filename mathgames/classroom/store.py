@@ -377,14 +377,16 @@ class PostgresStore(Store):
         self._psycopg = psycopg
         self.url = url
         self._lock = threading.RLock()
-        self._listen_lock = threading.Lock()
+        # one LISTEN connection per waiting thread: each gets every notification,
+        # so waiters in one kernel (several pages' feeds) never wait for each other
+        self._local = threading.local()
+        self._listeners: list[Any] = []
         # Autocommit: every read and every append is one statement, one round trip.
         self._db = psycopg.connect(url, autocommit=True)
         with self._lock, self._db.transaction():
             # Many kernels may start at once: one creates the tables, the others wait.
             self._db.execute("SELECT pg_advisory_xact_lock(727272)")
             self._db.execute(_PG_SCHEMA)
-        self._listener: Any = None
 
     def __repr__(self) -> str:
         return "PostgresStore(...)"
@@ -392,8 +394,9 @@ class PostgresStore(Store):
     def close(self) -> None:
         with self._lock:
             self._db.close()
-        if self._listener is not None:
-            self._listener.close()
+            listeners, self._listeners = self._listeners, []
+        for listener in listeners:
+            listener.close()
 
     def _insert_session(self, code: str, kind: str, settings: str, created: float) -> bool:
         errors = self._psycopg.errors
@@ -447,26 +450,30 @@ class PostgresStore(Store):
         return [Event(r[0], json.loads(r[1]), r[2]) for r in rows]
 
     def _listen(self) -> Any:
-        if self._listener is None:
-            self._listener = self._psycopg.connect(self.url, autocommit=True)
-            self._listener.execute(f"LISTEN {_NOTIFY_CHANNEL}")
-        return self._listener
+        """This thread's LISTEN connection (opened on its first wait)."""
+        listener = getattr(self._local, "listener", None)
+        if listener is None or listener.closed:
+            listener = self._psycopg.connect(self.url, autocommit=True)
+            listener.execute(f"LISTEN {_NOTIFY_CHANNEL}")
+            self._local.listener = listener
+            with self._lock:
+                self._listeners.append(listener)
+        return listener
 
     def wait(self, code: str, after_seq: int, timeout: float,
              kinds: frozenset[str] | None = None) -> list[Event]:
         deadline = time.monotonic() + timeout
-        with self._listen_lock:
-            listener = self._listen()  # listening before the first read: no event slips by
-            found = self.events(code, after_seq)
-            while not (found and _wanted(found, kinds)):
-                left = deadline - time.monotonic()
-                if left <= 0:
-                    return []
-                for note in listener.notifies(timeout=left, stop_after=1):
-                    session, _, kind = note.payload.partition(" ")
-                    if session == code and (kinds is None or kind in kinds):
-                        found = self.events(code, after_seq)
-            return found
+        listener = self._listen()  # listening before the first read: no event slips by
+        found = self.events(code, after_seq)
+        while not (found and _wanted(found, kinds)):
+            left = deadline - time.monotonic()
+            if left <= 0:
+                return []
+            for note in listener.notifies(timeout=left, stop_after=1):
+                session, _, kind = note.payload.partition(" ")
+                if session == code and (kinds is None or kind in kinds):
+                    found = self.events(code, after_seq)
+        return found
 
 
 def open_store(url: str | None = None) -> Store:

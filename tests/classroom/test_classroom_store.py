@@ -178,3 +178,32 @@ def test_a_waiter_for_calls_sleeps_through_placements(store_url: str) -> None:
     finally:
         reader.close()
         writer.close()
+
+
+def test_two_waiters_on_one_store_do_not_wait_for_each_other(store_url: str) -> None:
+    # several pages' live feeds in one kernel share a store: a feed watching a quiet
+    # session must not hold up one whose session moves
+    store, writer = open_store(store_url), open_store(store_url)
+    try:
+        quiet, busy = writer.create("class"), writer.create("class")
+        results: dict[str, list] = {}
+
+        def watch(name: str, code: str) -> None:
+            results[name] = store.wait(code, 0, timeout=60)
+
+        slow = threading.Thread(target=watch, args=("quiet", quiet), daemon=True)
+        slow.start()
+        time.sleep(0.3)  # the quiet feed is waiting first
+        fast = threading.Thread(target=watch, args=("busy", busy), daemon=True)
+        fast.start()
+        time.sleep(0.3)
+        writer.append(busy, 0, {"called": 4})
+        fast.join(timeout=30)
+        assert not fast.is_alive() and [e.data for e in results["busy"]] == [{"called": 4}]
+        assert slow.is_alive() and "quiet" not in results  # still waiting for its own session
+        writer.append(quiet, 0, {"called": 9})
+        slow.join(timeout=30)
+        assert [e.data for e in results["quiet"]] == [{"called": 9}]
+    finally:
+        store.close()
+        writer.close()
