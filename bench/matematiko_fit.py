@@ -33,6 +33,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from mathgames.matematiko.bots import (
+    _DIAGONAL_WEIGHT,
     CELLS,
     STAGES,
     StrongBot,
@@ -55,7 +56,7 @@ MODULE = ROOT / "mathgames" / "matematiko" / "weights.py"
 
 
 def features(grid: list[int | None], called: tuple[int, ...], factor: float = 0.55,
-             diagonal: float = 1.1) -> list[float]:
+             diagonal: float = _DIAGONAL_WEIGHT) -> list[float]:
     """Each (points, cards needed) feature's share of the plain evaluation of ``grid``."""
     tails = _tails(unseen_counts(called), CELLS - len(called))
     index = {points: i * NEEDED for i, points in enumerate(POINTS)}

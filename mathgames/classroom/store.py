@@ -377,10 +377,11 @@ class PostgresStore(Store):
         self._psycopg = psycopg
         self.url = url
         self._lock = threading.RLock()
-        # one LISTEN connection per waiting thread: each gets every notification,
-        # so waiters in one kernel (several pages' feeds) never wait for each other
-        self._local = threading.local()
+        # one LISTEN connection per wait in progress, each getting every notification,
+        # so waiters in one kernel (several pages' feeds) never wait for each other;
+        # a finished wait leaves its connection for the next (as many as ever waited at once)
         self._listeners: list[Any] = []
+        self._idle: list[Any] = []
         # Autocommit: every read and every append is one statement, one round trip.
         self._db = psycopg.connect(url, autocommit=True)
         with self._lock, self._db.transaction():
@@ -394,7 +395,7 @@ class PostgresStore(Store):
     def close(self) -> None:
         with self._lock:
             self._db.close()
-            listeners, self._listeners = self._listeners, []
+            listeners, self._listeners, self._idle = self._listeners, [], []
         for listener in listeners:
             listener.close()
 
@@ -450,30 +451,36 @@ class PostgresStore(Store):
         return [Event(r[0], json.loads(r[1]), r[2]) for r in rows]
 
     def _listen(self) -> Any:
-        """This thread's LISTEN connection (opened on its first wait)."""
-        listener = getattr(self._local, "listener", None)
-        if listener is None or listener.closed:
-            listener = self._psycopg.connect(self.url, autocommit=True)
-            listener.execute(f"LISTEN {_NOTIFY_CHANNEL}")
-            self._local.listener = listener
-            with self._lock:
-                self._listeners.append(listener)
+        """An idle LISTEN connection, or a new one when every one is in use."""
+        with self._lock:
+            while self._idle:
+                listener = self._idle.pop()
+                if not listener.closed:
+                    return listener
+        listener = self._psycopg.connect(self.url, autocommit=True)
+        listener.execute(f"LISTEN {_NOTIFY_CHANNEL}")
+        with self._lock:
+            self._listeners.append(listener)
         return listener
 
     def wait(self, code: str, after_seq: int, timeout: float,
              kinds: frozenset[str] | None = None) -> list[Event]:
         deadline = time.monotonic() + timeout
         listener = self._listen()  # listening before the first read: no event slips by
-        found = self.events(code, after_seq)
-        while not (found and _wanted(found, kinds)):
-            left = deadline - time.monotonic()
-            if left <= 0:
-                return []
-            for note in listener.notifies(timeout=left, stop_after=1):
-                session, _, kind = note.payload.partition(" ")
-                if session == code and (kinds is None or kind in kinds):
-                    found = self.events(code, after_seq)
-        return found
+        try:
+            found = self.events(code, after_seq)
+            while not (found and _wanted(found, kinds)):
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    return []
+                for note in listener.notifies(timeout=left, stop_after=1):
+                    session, _, kind = note.payload.partition(" ")
+                    if session == code and (kinds is None or kind in kinds):
+                        found = self.events(code, after_seq)
+            return found
+        finally:
+            with self._lock:
+                self._idle.append(listener)
 
 
 def open_store(url: str | None = None) -> Store:

@@ -204,6 +204,11 @@ def test_two_waiters_on_one_store_do_not_wait_for_each_other(store_url: str) -> 
         writer.append(quiet, 0, {"called": 9})
         slow.join(timeout=30)
         assert [e.data for e in results["quiet"]] == [{"called": 9}]
+        if store_url.startswith("postgresql"):  # the two listeners wait for later waits
+            listeners = len(store._listeners)
+            assert listeners == 2
+            store.wait(busy, 1, timeout=0.1)
+            assert len(store._listeners) == listeners
     finally:
         store.close()
         writer.close()

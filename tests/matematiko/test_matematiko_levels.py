@@ -273,13 +273,13 @@ def _flat_weights(stage: int, weight: float) -> tuple[dict[int, tuple[float, ...
 
 @pytest.mark.parametrize("draws", [24, 17, 9, 2])
 def test_learned_weights_scale_the_targets_of_their_stage_only(draws: int):
-    from mathgames.matematiko.bots import _stage
+    from mathgames.matematiko.bots import STAGES, _stage
 
     called = shuffled_deck(11)[: CELLS - draws]
     tails = _tails(unseen_counts(called), draws)
     plain = StrongBot()._valuer(tails, draws=draws)
     doubled = StrongBot(weights=_flat_weights(_stage(draws), 2.0))._valuer(tails, draws=draws)
-    other = StrongBot(weights=_flat_weights((_stage(draws) + 1) % 6, 2.0))._valuer(tails,
+    other = StrongBot(weights=_flat_weights((_stage(draws) + 1) % STAGES, 2.0))._valuer(tails,
                                                                                     draws=draws)
     unstaged = StrongBot(weights=_flat_weights(_stage(draws), 2.0))._valuer(tails)
     for content in [(), (7,), (7, 7), (3, 9, 10), (1, 10, 12, 13), (5, 5, 5, 8)]:
