@@ -457,6 +457,7 @@ class PostgresStore(Store):
                 listener = self._idle.pop()
                 if not listener.closed:
                     return listener
+                self._listeners.remove(listener)  # lost (the server went away): forget it
         listener = self._psycopg.connect(self.url, autocommit=True)
         listener.execute(f"LISTEN {_NOTIFY_CHANNEL}")
         with self._lock:

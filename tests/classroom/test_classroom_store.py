@@ -212,3 +212,20 @@ def test_two_waiters_on_one_store_do_not_wait_for_each_other(store_url: str) -> 
     finally:
         store.close()
         writer.close()
+
+
+def test_a_lost_listen_connection_is_replaced_and_forgotten(pg_url: str) -> None:
+    from tests.classroom.conftest import fresh_database
+
+    store = open_store(fresh_database(pg_url))
+    try:
+        code = store.create("class")
+        store.append(code, 0, {"called": 4})
+        store.wait(code, 1, timeout=0.05)  # opens one listener, idle afterwards
+        (lost,) = store._listeners
+        lost.close()  # as if the server had dropped it
+        assert [e.data for e in store.wait(code, 0, timeout=1)] == [{"called": 4}]
+        assert len(store._listeners) == 1 and store._listeners[0] is not lost
+        assert not store._listeners[0].closed
+    finally:
+        store.close()
