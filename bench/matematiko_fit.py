@@ -55,23 +55,33 @@ RIDGE = 1e5
 MODULE = ROOT / "mathgames" / "matematiko" / "weights.py"
 
 
+def line_shares(content: tuple[int, ...], tails: list[list[float]], factor: float = 0.55,
+                ) -> list[tuple[int, float]]:
+    """(feature index, share) of each target in one line's plain value, best target first;
+    the index is the target's points (by ``POINTS``) times ``NEEDED`` plus the cards it needs."""
+    index = {points: i * NEEDED for i, points in enumerate(POINTS)}
+    shares = []
+    miss = 1.0
+    for points, needed, need in _targets(content):
+        p = factor ** needed
+        for v, m in need:
+            p *= tails[v][m]
+        shares.append((index[points] + needed, points * p * miss))
+        miss *= 1.0 - p
+        if miss < 1e-4:
+            break
+    return shares
+
+
 def features(grid: list[int | None], called: tuple[int, ...], factor: float = 0.55,
              diagonal: float = _DIAGONAL_WEIGHT) -> list[float]:
     """Each (points, cards needed) feature's share of the plain evaluation of ``grid``."""
     tails = _tails(unseen_counts(called), CELLS - len(called))
-    index = {points: i * NEEDED for i, points in enumerate(POINTS)}
     x = [0.0] * FEATURES
     for line, content in enumerate(_line_contents(grid)):
         weight = diagonal if line >= 10 else 1.0
-        miss = 1.0
-        for points, needed, need in _targets(content):
-            p = factor ** needed
-            for v, m in need:
-                p *= tails[v][m]
-            x[index[points] + needed] += weight * points * p * miss
-            miss *= 1.0 - p
-            if miss < 1e-4:
-                break
+        for i, share in line_shares(content, tails, factor):
+            x[i] += weight * share
     return x
 
 
@@ -129,14 +139,18 @@ def halfway(weights: tuple) -> tuple:
                  for stage in weights)
 
 
-def source(weights: tuple) -> str:
+def replace_table(text: str, name: str, weights: tuple) -> str:
+    """``text`` (the weights module) with the table called ``name`` rewritten as ``weights``;
+    the rest of the module, the other table included, stays as it is."""
+    head = f"{name}: tuple[dict[int, tuple[float, ...]], ...] = ("
+    start = text.index(head) + len(head)
+    end = text.index("\n)\n", start)
     rows = []
     for stage in weights:
         rows.append("    {\n" + "".join(
             f"        {p}: ({', '.join(f'{v:.4f}' for v in row)}),\n" for p, row in stage.items())
-            + "    },\n")
-    head = "STAGE_WEIGHTS: tuple[dict[int, tuple[float, ...]], ...] = ("
-    return MODULE.read_text().split(head)[0] + head + "\n" + "".join(rows) + ")\n"
+            + "    },")
+    return text[:start] + "\n" + "\n".join(rows) + text[end:]
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -155,7 +169,7 @@ def main(argv: list[str] | None = None) -> int:
                   for p in POINTS for v, w in zip(got[p], shipped[p], strict=True))
     print(f"largest difference from the shipped weights: {largest:.4f}")
     if args.write:
-        MODULE.write_text(source(second))
+        MODULE.write_text(replace_table(MODULE.read_text(), "STAGE_WEIGHTS", second))
         print(f"wrote {MODULE.relative_to(ROOT)}")
     return 0
 
