@@ -27,7 +27,7 @@ from mathgames.core.i18n import format_number, translator
 from mathgames.core.levels import Clock, Level
 from mathgames.matematiko.odds import _weights, unseen_counts
 from mathgames.matematiko.rules import COMBINATIONS, GRID_SIZE, LINES, classify
-from mathgames.matematiko.weights import STAGE_WEIGHTS
+from mathgames.matematiko.weights import EXPERT_WEIGHTS
 
 __all__ = ["BOTS", "LEVELS", "TUNED", "Bot", "CarelessBot", "ExpertBot", "GreedyBot", "RandomBot",
            "StrongBot", "make_bot", "play_deal"]
@@ -288,7 +288,8 @@ class StrongBot(Bot):
     lines already holding that value (they compete for its copies).
     ``weights``, if given, are learned weights per stage of the game (see
     :data:`mathgames.matematiko.weights.STAGE_WEIGHTS`, fitted by
-    ``bench/matematiko_fit.py``): a target still needing ``needed`` cards counts
+    ``bench/matematiko_fit.py``, or ``EXPERT_WEIGHTS``, the expert's own choices
+    distilled by ``bench/matematiko_distil.py``): a target still needing ``needed`` cards counts
     ``points * weights[stage][points][needed]`` instead of its points, the stage
     following from how many numbers are still to come (:func:`_stage`). The knobs
     are read when the bot is made.
@@ -756,7 +757,7 @@ LEVEL_FIGURES: dict[str, dict[str, float]] = {
     "easy": {"mean": 232.3, "deals": 1000, "ms": 0.2},
     "medium": {"mean": 284.9, "deals": 1000, "ms": 0.22},
     "hard": {"mean": 338.6, "deals": 1000, "ms": 0.25},
-    "expert": {"mean": 409.5, "deals": 1000, "ms": 30.1},
+    "expert": {"mean": 411.4, "deals": 1000, "ms": 24.8},
 }
 
 # The ladder: the quick target-odds evaluation (no lookahead, under 1 ms a number)
@@ -771,9 +772,9 @@ _LEVEL_BOTS: dict[str, Callable[[int, Clock], Bot]] = {
                                             mistakes=0.06, seed=seed),
     # Monte Carlo lookahead over the 6 best cells, 45 ms a number at most; the last
     # 6 numbers rolled to the end and scored exactly, the last 2 by exact expectimax;
-    # targets weighted by the learned STAGE_WEIGHTS (409.5 on the bench, 400.6 without;
-    # the TUNED evaluation with 40 runs of 3 numbers measured 394.5 at 30.7 ms: no better)
-    "expert": lambda seed, clock: ExpertBot(clock=clock, seed=seed, weights=STAGE_WEIGHTS),
+    # targets weighted by EXPERT_WEIGHTS, the quick evaluation taught the choices of
+    # the expert with the regression's STAGE_WEIGHTS (411.4 on the bench; 409.5 with those)
+    "expert": lambda seed, clock: ExpertBot(clock=clock, seed=seed, weights=EXPERT_WEIGHTS),
 }
 
 #: The levels a set-up panel offers, weakest first.

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import sys
+
 import pytest
 
 from mathgames.core.levels import LEVEL_NAMES, TickingClock
@@ -17,7 +19,7 @@ from mathgames.matematiko.bots import (
 )
 from mathgames.matematiko.deck import shuffled_deck
 from mathgames.matematiko.odds import unseen_counts
-from mathgames.matematiko.weights import STAGE_WEIGHTS
+from mathgames.matematiko.weights import EXPERT_WEIGHTS, STAGE_WEIGHTS
 
 
 def frozen() -> float:
@@ -78,7 +80,7 @@ def positions(count: int):
 @pytest.mark.parametrize("name", ["expert"])  # the one level with a lookahead and a budget
 def test_the_time_budget_is_read_on_the_given_clock(name):
     # the evaluation the expert level plays, with its learned weights
-    plain = StrongBot(candidates=1, weights=STAGE_WEIGHTS)
+    plain = StrongBot(candidates=1, weights=EXPERT_WEIGHTS)
     differs = 0
     for grid, card, called in positions(6):
         # a clock on which every reading is a second later: the budget is gone at
@@ -291,11 +293,13 @@ def test_the_expert_level_plays_the_shipped_learned_weights():
     from mathgames.matematiko.bots import STAGES
     from mathgames.matematiko.weights import POINTS
 
-    assert len(STAGE_WEIGHTS) == STAGES
-    for stage in STAGE_WEIGHTS:
-        assert sorted(stage) == list(POINTS)
-        assert all(len(row) == 6 and all(v == v for v in row) for row in stage.values())
-    assert LEVELS["expert"].make(clock=frozen).weights is STAGE_WEIGHTS
+    for table in (STAGE_WEIGHTS, EXPERT_WEIGHTS):
+        assert len(table) == STAGES
+        for stage in table:
+            assert sorted(stage) == list(POINTS)
+            assert all(len(row) == 6 and all(v == v for v in row) for row in stage.values())
+    assert EXPERT_WEIGHTS != STAGE_WEIGHTS  # distilled, not a copy
+    assert LEVELS["expert"].make(clock=frozen).weights is EXPERT_WEIGHTS
     assert StrongBot().weights is None and LEVELS["hard"].make(clock=frozen).bot.weights is None
 
 
@@ -319,3 +323,56 @@ def test_the_fitted_features_add_up_to_the_plain_evaluation():
         plain = sum(value(c) * (1.1 if line >= 10 else 1.0)
                     for line, c in enumerate(_line_contents(grid)))
         assert sum(fit.features(grid, called)) == pytest.approx(plain)
+
+
+def _bench(name: str):
+    import importlib.util
+    from pathlib import Path
+
+    bench = Path(__file__).resolve().parents[2] / "bench"
+    sys.path.insert(0, str(bench))  # the distillation reuses the fit's helpers
+    try:
+        spec = importlib.util.spec_from_file_location(name, bench / f"{name}.py")
+        module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
+    finally:
+        sys.path.remove(str(bench))
+    return module
+
+
+def test_the_distilled_features_give_the_quick_evaluations_gains():
+    # bench/matematiko_distil.py fits weights so that the quick evaluation's best
+    # cell is the expert's: its features times a stage's weights must be the very
+    # gains the bot ranks its cells by, for either table
+    from mathgames.matematiko.bots import _stage
+
+    distil = _bench("matematiko_distil")
+    deal = shuffled_deck(33)[:25]
+    for table in (STAGE_WEIGHTS, EXPERT_WEIGHTS):
+        bot = StrongBot(candidates=1, weights=table)
+        grid: list[int | None] = [None] * CELLS
+        for k in range(20):
+            called = tuple(deal[: k + 1])
+            rows, empty = distil.gain_features(tuple(grid), deal[k], called)
+            _counts, draws, _scales, gains = bot._ranked(grid, deal[k], called)
+            w = distil.flat(table[_stage(draws)])
+            assert sorted(c for c in range(CELLS) if empty[c]) == sorted(c for _g, c in gains)
+            for gain, cell in gains:
+                assert rows[cell] @ w == pytest.approx(gain, abs=1e-9)
+            if len(gains) > 1 and gains[0][0] > gains[1][0] + 1e-6:  # one best cell
+                assert distil.agreement(rows[None], empty[None], [gains[0][1]], w) == 1.0
+                assert distil.agreement(rows[None], empty[None], [gains[1][1]], w) == 0.0
+            grid[gains[0][1]] = deal[k]
+
+
+def test_rewriting_one_weights_table_keeps_the_other():
+    fit = _bench("matematiko_fit")
+    text = fit.MODULE.read_text()
+    assert fit.replace_table(text, "STAGE_WEIGHTS", STAGE_WEIGHTS) == text
+    halved = tuple({p: tuple(round(v / 2, 4) for v in row) for p, row in stage.items()}
+                   for stage in EXPERT_WEIGHTS)
+    changed = fit.replace_table(text, "EXPERT_WEIGHTS", halved)
+    namespace: dict = {}
+    exec(compile(changed, "weights.py", "exec"), namespace)
+    assert namespace["STAGE_WEIGHTS"] == STAGE_WEIGHTS
+    assert namespace["EXPERT_WEIGHTS"] == halved
