@@ -23,7 +23,8 @@ distilled ones.
 
 The distilled weights are :data:`mathgames.matematiko.weights.EXPERT_WEIGHTS`, which
 the expert level plays. ``--write`` rewrites that table, otherwise the bench prints
-how far the fit is from it.
+how far the fit is from it. The fit needs SciPy (the bench extra:
+``.venv/bin/pip install -e ".[bench]"``).
 """
 
 from __future__ import annotations
@@ -34,7 +35,6 @@ import sys
 from pathlib import Path
 
 import numpy as np
-from scipy.optimize import minimize
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -146,6 +146,8 @@ def agreement(x: np.ndarray, empty: np.ndarray, chosen: np.ndarray, w: np.ndarra
 
 def fit(games: int, jobs: int, pull: float = PULL) -> tuple:
     """Play ``games`` games of the expert, fit the weights per stage, print agreement."""
+    from scipy.optimize import minimize  # the bench extra brings SciPy
+
     with multiprocessing.Pool(jobs) as pool:
         played = pool.map(_game, range(games), chunksize=10)
     train_games = int(0.8 * games)
