@@ -39,7 +39,15 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from matematiko_fit import MODULE, NEEDED, line_shares, replace_table
+from matematiko_fit import (
+    FEATURES,
+    MODULE,
+    ROOT,
+    flat,
+    line_shares,
+    replace_table,
+    stage_table,
+)
 
 from mathgames.matematiko.bots import (
     _DIAGONAL_WEIGHT,
@@ -55,9 +63,7 @@ from mathgames.matematiko.deck import shuffled_deck
 from mathgames.matematiko.odds import unseen_counts
 from mathgames.matematiko.weights import EXPERT_WEIGHTS, POINTS, STAGE_WEIGHTS
 
-ROOT = Path(__file__).resolve().parent.parent
 SEED_BASE = 9_000_000
-FEATURES = len(POINTS) * NEEDED
 PULL = 30.0
 
 #: One choice of the expert: the grid before it, the number, the numbers called, the cell.
@@ -112,11 +118,6 @@ def gain_features(grid: tuple[int | None, ...], card: int, called: tuple[int, ..
         if empty[cell]:
             rows[cell] = sum(deltas[line] for line in CELL_LINES[cell])
     return rows, empty
-
-
-def flat(stage: dict[int, tuple[float, ...]]) -> np.ndarray:
-    """One stage's weights as a flat vector: by points, then by cards needed."""
-    return np.array([stage[points][needed] for points in POINTS for needed in range(NEEDED)])
 
 
 def _loss(theta: np.ndarray, x: np.ndarray, empty: np.ndarray, chosen: np.ndarray,
@@ -174,8 +175,7 @@ def fit(games: int, jobs: int, pull: float = PULL) -> tuple:
         print(f"{moves[0]:>7}-{moves[-1]:<7} {len(items):>8} "
               f"{agreement(x[test], empty[test], chosen[test], prior):>14.3f} "
               f"{agreement(x[test], empty[test], chosen[test], w):>16.3f}")
-        stages.append({p: tuple(round(float(v), 4) for v in w[i * NEEDED:(i + 1) * NEEDED])
-                       for i, p in enumerate(POINTS)})
+        stages.append(stage_table(w))
     return tuple(stages)
 
 

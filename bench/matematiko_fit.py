@@ -55,18 +55,21 @@ RIDGE = 1e5
 MODULE = ROOT / "mathgames" / "matematiko" / "weights.py"
 
 
+#: Each kind of target's first feature: its points' place in ``POINTS`` times ``NEEDED``.
+_FIRST = {points: i * NEEDED for i, points in enumerate(POINTS)}
+
+
 def line_shares(content: tuple[int, ...], tails: list[list[float]], factor: float = 0.55,
                 ) -> list[tuple[int, float]]:
     """(feature index, share) of each target in one line's plain value, best target first;
-    the index is the target's points (by ``POINTS``) times ``NEEDED`` plus the cards it needs."""
-    index = {points: i * NEEDED for i, points in enumerate(POINTS)}
+    the index is the target's first feature (``_FIRST``) plus the cards it needs."""
     shares = []
     miss = 1.0
     for points, needed, need in _targets(content):
         p = factor ** needed
         for v, m in need:
             p *= tails[v][m]
-        shares.append((index[points] + needed, points * p * miss))
+        shares.append((_FIRST[points] + needed, points * p * miss))
         miss *= 1.0 - p
         if miss < 1e-4:
             break
@@ -126,11 +129,20 @@ def fit(games: int, weights: tuple | None, jobs: int) -> tuple:
         fitted_error = w[0] + xs[test_rows] @ w[1:] - ys[test_rows]
         print(f"{moves[0] + 1:>7}-{moves[-1] + 1:<7} {np.sqrt((plain_error ** 2).mean()):>11.1f} "
               f"{np.sqrt((fitted_error ** 2).mean()):>12.1f}")
-        table = w[1:].reshape(len(POINTS), NEEDED)
-        stages.append({points: tuple(round(float(v), 4) for v in table[i])
-                       for i, points in enumerate(POINTS)})
+        stages.append(stage_table(w[1:]))
     print(f"mean score of the games played: {y.mean():.1f}")
     return tuple(stages)
+
+
+def stage_table(w: np.ndarray) -> dict[int, tuple[float, ...]]:
+    """One stage's weights from a flat vector (by points, then cards needed), to 4 places."""
+    return {points: tuple(round(float(v), 4) for v in w[i:i + NEEDED])
+            for points, i in _FIRST.items()}
+
+
+def flat(stage: dict[int, tuple[float, ...]]) -> np.ndarray:
+    """One stage's weights as a flat vector: by points, then by cards needed."""
+    return np.array([stage[points][needed] for points in POINTS for needed in range(NEEDED)])
 
 
 def halfway(weights: tuple) -> tuple:

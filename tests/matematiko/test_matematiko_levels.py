@@ -303,28 +303,6 @@ def test_the_expert_level_plays_the_shipped_learned_weights():
     assert StrongBot().weights is None and LEVELS["hard"].make(clock=frozen).bot.weights is None
 
 
-def test_the_fitted_features_add_up_to_the_plain_evaluation():
-    # bench/matematiko_fit.py regresses final scores on these shares: with every
-    # weight 1 they must give back the evaluation the quick bot plays
-    import importlib.util
-    from pathlib import Path
-
-    path = Path(__file__).resolve().parents[2] / "bench" / "matematiko_fit.py"
-    spec = importlib.util.spec_from_file_location("matematiko_fit", path)
-    fit = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(fit)
-    deal = shuffled_deck(21)[:25]
-    bot = StrongBot(candidates=1)
-    grid: list[int | None] = [None] * CELLS
-    for k in range(18):
-        called = tuple(deal[: k + 1])
-        grid[bot.choose(list(grid), deal[k], called)] = deal[k]
-        value = bot._valuer(_tails(unseen_counts(called), CELLS - len(called)))
-        plain = sum(value(c) * (1.1 if line >= 10 else 1.0)
-                    for line, c in enumerate(_line_contents(grid)))
-        assert sum(fit.features(grid, called)) == pytest.approx(plain)
-
-
 def _bench(name: str):
     import importlib.util
     from pathlib import Path
@@ -338,6 +316,22 @@ def _bench(name: str):
     finally:
         sys.path.remove(str(bench))
     return module
+
+
+def test_the_fitted_features_add_up_to_the_plain_evaluation():
+    # bench/matematiko_fit.py regresses final scores on these shares: with every
+    # weight 1 they must give back the evaluation the quick bot plays
+    fit = _bench("matematiko_fit")
+    deal = shuffled_deck(21)[:25]
+    bot = StrongBot(candidates=1)
+    grid: list[int | None] = [None] * CELLS
+    for k in range(18):
+        called = tuple(deal[: k + 1])
+        grid[bot.choose(list(grid), deal[k], called)] = deal[k]
+        value = bot._valuer(_tails(unseen_counts(called), CELLS - len(called)))
+        plain = sum(value(c) * (1.1 if line >= 10 else 1.0)
+                    for line, c in enumerate(_line_contents(grid)))
+        assert sum(fit.features(grid, called)) == pytest.approx(plain)
 
 
 def test_the_distilled_features_give_the_quick_evaluations_gains():
@@ -367,6 +361,8 @@ def test_the_distilled_features_give_the_quick_evaluations_gains():
 
 def test_rewriting_one_weights_table_keeps_the_other():
     fit = _bench("matematiko_fit")
+    # the fits flatten a stage's weights and write them back by points, then cards needed
+    assert all(fit.stage_table(fit.flat(stage)) == stage for stage in EXPERT_WEIGHTS)
     text = fit.MODULE.read_text()
     assert fit.replace_table(text, "STAGE_WEIGHTS", STAGE_WEIGHTS) == text
     halved = tuple({p: tuple(round(v / 2, 4) for v in row) for p, row in stage.items()}
