@@ -39,29 +39,21 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from matematiko_fit import (
-    FEATURES,
-    MODULE,
-    ROOT,
-    flat,
-    line_shares,
-    replace_table,
-    stage_table,
-)
+from matematiko_fit import FEATURES, compare_or_write, flat, line_features, stage_table
 
 from mathgames.matematiko.bots import (
     _DIAGONAL_WEIGHT,
-    CELL_LINES,
     CELLS,
     STAGES,
     ExpertBot,
     _line_contents,
+    _placement_gains,
     _stage,
     _tails,
 )
 from mathgames.matematiko.deck import shuffled_deck
 from mathgames.matematiko.odds import unseen_counts
-from mathgames.matematiko.weights import EXPERT_WEIGHTS, POINTS, STAGE_WEIGHTS
+from mathgames.matematiko.weights import EXPERT_WEIGHTS, STAGE_WEIGHTS
 
 SEED_BASE = 9_000_000
 PULL = 30.0
@@ -85,20 +77,13 @@ def _game(seed: int) -> list[Choice]:
     return choices
 
 
-def line_features(content: tuple[int, ...], tails: list[list[float]]) -> np.ndarray:
-    """Each (points, cards needed) feature's share of one line's plain value."""
-    x = np.zeros(FEATURES)
-    for i, share in line_shares(content, tails):
-        x[i] += share
-    return x
-
-
 def gain_features(grid: tuple[int | None, ...], card: int, called: tuple[int, ...],
                   ) -> tuple[np.ndarray, np.ndarray]:
     """The features of each cell's gain when ``card`` goes there (25 x features, zero
     for a full cell) and which cells are empty: with one stage's weights as a flat
     vector ``w`` (points, then cards needed), the quick evaluation's gain of cell
-    ``c`` is ``features[c] @ w``."""
+    ``c`` is ``features[c] @ w``. The cells' gains are summed over their lines as
+    the bot sums them (:func:`_placement_gains`), with feature vectors for numbers."""
     tails = _tails(unseen_counts(called), CELLS - len(called))
     found: dict[tuple[int, ...], np.ndarray] = {}
 
@@ -107,17 +92,13 @@ def gain_features(grid: tuple[int | None, ...], card: int, called: tuple[int, ..
             found[content] = line_features(content, tails)
         return found[content]
 
-    deltas = []
-    for line, content in enumerate(_line_contents(list(grid))):
-        weight = _DIAGONAL_WEIGHT if line >= 10 else 1.0
-        deltas.append(np.zeros(FEATURES) if len(content) == 5 else
-                      weight * (features(tuple(sorted((*content, card)))) - features(content)))
+    def change(before: tuple[int, ...], after: tuple[int, ...], diagonal: bool) -> np.ndarray:
+        return (features(after) - features(before)) * (_DIAGONAL_WEIGHT if diagonal else 1.0)
+
     rows = np.zeros((CELLS, FEATURES))
-    empty = np.array([cell is None for cell in grid])
-    for cell in range(CELLS):
-        if empty[cell]:
-            rows[cell] = sum(deltas[line] for line in CELL_LINES[cell])
-    return rows, empty
+    for gain, cell in _placement_gains(list(grid), _line_contents(list(grid)), card, change):
+        rows[cell] = gain
+    return rows, np.array([cell is None for cell in grid])
 
 
 def _loss(theta: np.ndarray, x: np.ndarray, empty: np.ndarray, chosen: np.ndarray,
@@ -189,12 +170,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     print(f"{args.games:,} games of the expert (frozen clock), distilled into the quick evaluation")
     weights = fit(args.games, args.jobs, args.pull)
-    largest = max(abs(v - w) for got, shipped in zip(weights, EXPERT_WEIGHTS, strict=True)
-                  for p in POINTS for v, w in zip(got[p], shipped[p], strict=True))
-    print(f"largest difference from the shipped weights: {largest:.4f}")
-    if args.write:
-        MODULE.write_text(replace_table(MODULE.read_text(), "EXPERT_WEIGHTS", weights))
-        print(f"wrote {MODULE.relative_to(ROOT)}")
+    compare_or_write("EXPERT_WEIGHTS", weights, EXPERT_WEIGHTS, args.write)
     return 0
 
 

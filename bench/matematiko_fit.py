@@ -59,36 +59,32 @@ MODULE = ROOT / "mathgames" / "matematiko" / "weights.py"
 _FIRST = {points: i * NEEDED for i, points in enumerate(POINTS)}
 
 
-def line_shares(content: tuple[int, ...], tails: list[list[float]], factor: float = 0.55,
-                ) -> list[tuple[int, float]]:
-    """(feature index, share) of each target in one line's plain value, best target first;
-    the index is the target's first feature (``_FIRST``) plus the cards it needs."""
-    shares = []
+def line_features(content: tuple[int, ...], tails: list[list[float]], factor: float = 0.55,
+                  ) -> np.ndarray:
+    """Each (points, cards needed) feature's share of one line's plain value: a target's
+    share goes to its points' first feature (``_FIRST``) plus the cards it needs."""
+    x = np.zeros(FEATURES)
     miss = 1.0
     for points, needed, need in _targets(content):
         p = factor ** needed
         for v, m in need:
             p *= tails[v][m]
-        shares.append((_FIRST[points] + needed, points * p * miss))
+        x[_FIRST[points] + needed] += points * p * miss
         miss *= 1.0 - p
         if miss < 1e-4:
             break
-    return shares
-
-
-def features(grid: list[int | None], called: tuple[int, ...], factor: float = 0.55,
-             diagonal: float = _DIAGONAL_WEIGHT) -> list[float]:
-    """Each (points, cards needed) feature's share of the plain evaluation of ``grid``."""
-    tails = _tails(unseen_counts(called), CELLS - len(called))
-    x = [0.0] * FEATURES
-    for line, content in enumerate(_line_contents(grid)):
-        weight = diagonal if line >= 10 else 1.0
-        for i, share in line_shares(content, tails, factor):
-            x[i] += weight * share
     return x
 
 
-def _game(args: tuple[int, tuple | None]) -> tuple[list[list[float]], int]:
+def features(grid: list[int | None], called: tuple[int, ...], factor: float = 0.55,
+             diagonal: float = _DIAGONAL_WEIGHT) -> np.ndarray:
+    """Each (points, cards needed) feature's share of the plain evaluation of ``grid``."""
+    tails = _tails(unseen_counts(called), CELLS - len(called))
+    return sum((line_features(content, tails, factor) * (diagonal if line >= 10 else 1.0)
+                for line, content in enumerate(_line_contents(grid))), np.zeros(FEATURES))
+
+
+def _game(args: tuple[int, tuple | None]) -> tuple[list[np.ndarray], int]:
     """The features after each of the first 24 placements of one game, and its score."""
     seed, weights = args
     bot = StrongBot(candidates=1, weights=weights)
@@ -165,6 +161,17 @@ def replace_table(text: str, name: str, weights: tuple) -> str:
     return text[:start] + "\n" + "\n".join(rows) + text[end:]
 
 
+def compare_or_write(name: str, weights: tuple, shipped: tuple, write: bool) -> None:
+    """Print how far fitted ``weights`` are from the ``shipped`` table called ``name``,
+    and with ``write`` rewrite that table in the weights module."""
+    largest = max(abs(v - w) for got, ship in zip(weights, shipped, strict=True)
+                  for p in POINTS for v, w in zip(got[p], ship[p], strict=True))
+    print(f"largest difference from the shipped weights: {largest:.4f}")
+    if write:
+        MODULE.write_text(replace_table(MODULE.read_text(), name, weights))
+        print(f"wrote {MODULE.relative_to(ROOT)}")
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, nargs=2, default=[10_000, 20_000],
@@ -177,12 +184,7 @@ def main(argv: list[str] | None = None) -> int:
     first = fit(args.games[0], None, args.jobs)
     print(f"round 2: {args.games[1]:,} games of the quick bot weighted halfway to round 1's fit")
     second = fit(args.games[1], halfway(first), args.jobs)
-    largest = max(abs(v - w) for got, shipped in zip(second, STAGE_WEIGHTS, strict=True)
-                  for p in POINTS for v, w in zip(got[p], shipped[p], strict=True))
-    print(f"largest difference from the shipped weights: {largest:.4f}")
-    if args.write:
-        MODULE.write_text(replace_table(MODULE.read_text(), "STAGE_WEIGHTS", second))
-        print(f"wrote {MODULE.relative_to(ROOT)}")
+    compare_or_write("STAGE_WEIGHTS", second, STAGE_WEIGHTS, args.write)
     return 0
 
 
