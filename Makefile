@@ -15,6 +15,8 @@ CLASSROOM ?=
 PASSWORD ?=
 MAX_KERNELS ?=
 PYTEST_ARGS ?=
+# pytest workers (pytest-xdist; each test file stays on one worker): 0 runs in one process
+TEST_JOBS ?= 2
 
 .PHONY: app lab test chromium postgresql lint catalogs bench clean
 
@@ -51,7 +53,7 @@ lint: $(VENV)/.installed-test
 	$(BIN)/ruff check mathgames tests bench
 
 test: chromium postgresql lint
-	$(BIN)/python -m pytest --nbval $(PYTEST_ARGS)
+	$(BIN)/python -m pytest --nbval -n $(TEST_JOBS) --dist loadfile $(PYTEST_ARGS)
 
 catalogs: $(VENV)/.installed-app
 	$(BIN)/python -m mathgames.core.i18n
