@@ -556,6 +556,9 @@ class HalmaApp(w.VBox):
         game = self.game
         if game is None:
             return
+        # the kept copy first: the browser stores it before it shows the move, so a
+        # reload the moment a move appears still finds that move kept
+        self.board.storage_value = self.save()
         self.board.svg = render(game, selected=self.selected, destinations=self.destinations,
                                 cursor=self.cursor, title=self.board.label)
         over = game.is_over()
@@ -566,7 +569,6 @@ class HalmaApp(w.VBox):
         self.bot_button.layout.display = (None if self.mode == "game" and not self.has_human
                                           and not over else "none")
         self.undo_button.disabled = not game.history
-        self.board.storage_value = self.save()
 
     # -- saving ------------------------------------------------------------------------------
     def save(self) -> str:

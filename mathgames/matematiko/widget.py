@@ -463,6 +463,9 @@ class MatematikoApp(w.VBox):
         match = self.match
         if match is None or self.viewing is None:
             return
+        # the kept copy first: the browser stores it before it shows the move, so a
+        # reload the moment a move appears still finds that move kept
+        self.board.storage_value = self.save()
         name = self.viewing
         grid = match.grid(name)
         placing = match.called > 0 and not match.has_placed(name)
@@ -496,7 +499,6 @@ class MatematikoApp(w.VBox):
         else:
             self.results.value = ""
             self.csv_link.value = ""
-        self.board.storage_value = self.save()
 
     def _status_text(self) -> str:
         match = self.match

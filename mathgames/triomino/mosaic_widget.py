@@ -364,6 +364,10 @@ class MosaicApp(w.VBox):
         target = self.target()
         cells = self.mosaic.cells
         self.solved = bool(target) and frozenset(cells) == target
+        # the kept copy first: the browser stores it before it shows the change, so a
+        # reload the moment a tile appears still finds that tile kept
+        saved = self.save()
+        self.board.storage_value = saved
         self.board.svg = mosaic_svg(cells, board=BOARD, outline=target,
                                     selection=self.mosaic.selection, cursor=self.cursor,
                                     title=_("Mosaic"))
@@ -388,8 +392,6 @@ class MosaicApp(w.VBox):
                                                 "{n} triangles outside the outline",
                                                 outside).format(n=outside)))
         self.status.value = '<span style="font-size:17px">' + " · ".join(parts) + "</span>"
-        saved = self.save()
-        self.board.storage_value = saved
         self._update_downloads(saved)
 
     def _update_downloads(self, saved: str) -> None:

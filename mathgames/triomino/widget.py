@@ -812,6 +812,9 @@ class TriominoApp(w.VBox):
         game = self.game
         if game is None:
             return
+        # the kept copy first: the browser stores it before it shows the move, so a
+        # reload the moment a move appears still finds that move kept
+        self.board.storage_value = self.save()
         mine = self._my_turn()
         placements = game.legal_placements() if mine else []  # computed once per refresh
         clickable: set = set()
@@ -866,7 +869,6 @@ class TriominoApp(w.VBox):
         self.status.value = self._status_text(placements)
         self.sheet.value = self._sheet_html()
         self.summary.value = self._summary_html()
-        self.board.storage_value = self.save()
 
     def _status_text(self, placements: list[Placement]) -> str:
         """The status line; ``placements``: the legal placements of a human to move."""
