@@ -96,7 +96,7 @@ def gain_features(grid: tuple[int | None, ...], card: int, called: tuple[int, ..
         return (features(after) - features(before)) * (_DIAGONAL_WEIGHT if diagonal else 1.0)
 
     rows = np.zeros((CELLS, FEATURES))
-    for gain, cell in _placement_gains(list(grid), _line_contents(list(grid)), card, change):
+    for gain, cell in _placement_gains(grid, _line_contents(grid), card, change):
         rows[cell] = gain
     return rows, np.array([cell is None for cell in grid])
 

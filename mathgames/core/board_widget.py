@@ -79,7 +79,9 @@ class BoardWidget(anywidget.AnyWidget):
       inside a scrolling board (big enough for a finger on a phone).
     - ``storage_key`` / ``storage_value``: when a key is set, the browser keeps
       ``storage_value`` in its local storage under that key, and on the next page
-      load sends the kept copy back (see :meth:`on_stored`).
+      load sends the kept copy back (see :meth:`on_stored`). Set it before anything
+      that shows the change: the browser applies changes in the order they are made,
+      so a reload the moment a move shows still finds that move kept.
     """
 
     _esm = STATIC / "board.js"

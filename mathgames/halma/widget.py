@@ -556,8 +556,7 @@ class HalmaApp(w.VBox):
         game = self.game
         if game is None:
             return
-        # the kept copy first: the browser stores it before it shows the move, so a
-        # reload the moment a move appears still finds that move kept
+        # the kept copy first (see BoardWidget: a reload must find the move kept)
         self.board.storage_value = self.save()
         self.board.svg = render(game, selected=self.selected, destinations=self.destinations,
                                 cursor=self.cursor, title=self.board.label)

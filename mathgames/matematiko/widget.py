@@ -463,8 +463,7 @@ class MatematikoApp(w.VBox):
         match = self.match
         if match is None or self.viewing is None:
             return
-        # the kept copy first: the browser stores it before it shows the move, so a
-        # reload the moment a move appears still finds that move kept
+        # the kept copy first (see BoardWidget: a reload must find the move kept)
         self.board.storage_value = self.save()
         name = self.viewing
         grid = match.grid(name)

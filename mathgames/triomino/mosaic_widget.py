@@ -364,8 +364,7 @@ class MosaicApp(w.VBox):
         target = self.target()
         cells = self.mosaic.cells
         self.solved = bool(target) and frozenset(cells) == target
-        # the kept copy first: the browser stores it before it shows the change, so a
-        # reload the moment a tile appears still finds that tile kept
+        # the kept copy first (see BoardWidget: a reload must find the tile kept)
         saved = self.save()
         self.board.storage_value = saved
         self.board.svg = mosaic_svg(cells, board=BOARD, outline=target,

@@ -812,8 +812,7 @@ class TriominoApp(w.VBox):
         game = self.game
         if game is None:
             return
-        # the kept copy first: the browser stores it before it shows the move, so a
-        # reload the moment a move appears still finds that move kept
+        # the kept copy first (see BoardWidget: a reload must find the move kept)
         self.board.storage_value = self.save()
         mine = self._my_turn()
         placements = game.legal_placements() if mine else []  # computed once per refresh

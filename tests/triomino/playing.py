@@ -1,8 +1,11 @@
-"""Shared by the bot tests: whole games played by bots, every action checked legal."""
+"""Shared by the tests: whole games played by bots, every action checked legal; a
+placement clicked in the app as a player would."""
 
 from __future__ import annotations
 
-from mathgames.triomino import Game
+from mathgames.triomino import Game, Placement, cell_id
+from mathgames.triomino.view import rack_id
+from mathgames.triomino.widget import TriominoApp
 
 
 def play(game: Game, bots: list) -> Game:
@@ -19,3 +22,18 @@ def play(game: Game, bots: list) -> Game:
         moves += 1
         assert moves < 5000
     return game
+
+
+def select_placement(app: TriominoApp, placement: Placement) -> None:
+    """Pick the placement's tile from the rack and turn it as the placement wants."""
+    if app.selected != placement.tile:
+        app.rack.click_cell(rack_id(placement.tile))
+    assert app.selected == placement.tile
+    while app.rotation != placement.rotation:
+        app.rotate_button.click()
+
+
+def click_placement(app: TriominoApp, placement: Placement) -> None:
+    """Play ``placement`` by clicks: the tile, its turns, then its place on the table."""
+    select_placement(app, placement)
+    app.board.click_cell(cell_id(placement.cell))

@@ -11,21 +11,13 @@ from mathgames.core.i18n import set_language
 from mathgames.triomino import Tile, cell_id
 from mathgames.triomino.view import rack_id
 from mathgames.triomino.widget import TriominoApp
+from tests.triomino.playing import click_placement
 
 
 def started(**options) -> TriominoApp:
     app = TriominoApp(**options)
     app.start_button.click()
     return app
-
-
-def click_placement(app: TriominoApp, placement) -> None:
-    if app.selected != placement.tile:
-        app.rack.click_cell(rack_id(placement.tile))
-    assert app.selected == placement.tile
-    while app.rotation != placement.rotation:
-        app.rotate_button.click()
-    app.board.click_cell(cell_id(placement.cell))
 
 
 def human_move(app: TriominoApp) -> None:
