@@ -1,6 +1,6 @@
 """How much room the Matematiko bots leave: their grids against grids arranged in hindsight.
 
-    .venv/bin/python bench/matematiko_hindsight.py              # 100 deals (about 8 minutes)
+    .venv/bin/python bench/matematiko_hindsight.py              # 100 deals (about 10 minutes)
     .venv/bin/python bench/matematiko_hindsight.py --deals 100 --level hard
 
 A player who knew all 25 numbers before writing any could arrange them for the best
