@@ -98,6 +98,12 @@ def test_triomino_refusal_names_the_corner_and_resume(notebook_page: Any) -> Non
                            ".game.table.length >= 2")
     saved = kept_copy(page, "triomino")
     placement, why = illegal_triomino_move(saved)
+    # The score sheet is a widget of its own and may update a moment after the table and the
+    # kept copy: wait until it shows the kept game's totals before taking it as the reference.
+    totals = "Total" + "".join(map(str, TriominoGame.from_dict(json.loads(saved)["game"]).scores))
+    page.wait_for_function(
+        "totals => document.querySelector('.mg-score-sheet')?.textContent.endsWith(totals)",
+        arg=totals)
     sheet_before = page.locator(".mg-score-sheet").text_content()
     page.locator(f'.mg-triomino-rack [data-cell="{rack_id(placement.tile)}"]').click()
     for _ in range((3 - placement.rotation) % 3):
