@@ -60,9 +60,8 @@ def test_matematiko_refusal_and_resume(notebook_page: Any) -> None:
     assert page.mg_errors == []
 
 
-def illegal_triomino_move(saved: str) -> tuple[Placement, str]:
+def illegal_triomino_move(game: TriominoGame) -> tuple[Placement, str]:
     """A placement of the current player's rack that the rules refuse, and why."""
-    game = TriominoGame.from_dict(json.loads(saved)["game"])
     hand = game.hands[game.current]
     for tile in sorted(hand, key=str):
         if tile.kind != "different":
@@ -96,11 +95,11 @@ def test_triomino_refusal_names_the_corner_and_resume(notebook_page: Any) -> Non
     page.wait_for_function("() => !!window.localStorage.getItem('mathgames:triomino')"
                            " && JSON.parse(window.localStorage.getItem('mathgames:triomino'))"
                            ".game.table.length >= 2")
-    saved = kept_copy(page, "triomino")
-    placement, why = illegal_triomino_move(saved)
+    kept = TriominoGame.from_dict(json.loads(kept_copy(page, "triomino"))["game"])
+    placement, why = illegal_triomino_move(kept)
     # The score sheet is a widget of its own and may update a moment after the table and the
     # kept copy: wait until it shows the kept game's totals before taking it as the reference.
-    totals = "Total" + "".join(map(str, TriominoGame.from_dict(json.loads(saved)["game"]).scores))
+    totals = "Total" + "".join(map(str, kept.scores))
     page.wait_for_function(
         "totals => document.querySelector('.mg-score-sheet')?.textContent.endsWith(totals)",
         arg=totals)
