@@ -41,13 +41,13 @@ app: $(VENV)/.installed-app
 lab: $(VENV)/.installed-app
 	$(BIN)/python -m mathgames.app.serve --lab --port $(LAB_PORT)
 
-# What the tests need from the system: Chromium (browser tests) and a PostgreSQL server
-# package (classroom store tests). Installed with apt-get as root, or the command is shown.
+# What the tests and benches need from the system: Chromium (browser tests) and a PostgreSQL
+# server package (classroom store tests). Installed with apt-get as root, or the command is shown.
 chromium:
-	@.ci/ensure-chromium
+	@MATHGAMES_MAKE_GOAL="make $(or $(MAKECMDGOALS),test)" .ci/ensure-chromium
 
 postgresql:
-	@.ci/ensure-postgresql
+	@MATHGAMES_MAKE_GOAL="make $(or $(MAKECMDGOALS),test)" .ci/ensure-postgresql
 
 lint: $(VENV)/.installed-test
 	$(BIN)/ruff check mathgames tests bench
@@ -59,11 +59,12 @@ catalogs: $(VENV)/.installed-app
 	$(BIN)/python -m mathgames.core.i18n
 
 # The benches race OpenSpiel and compile the fast engine: the bench extra brings both.
+# The lesson-page and classroom benches drive Chromium and PostgreSQL, as the tests do.
 $(VENV)/.installed-bench: pyproject.toml | $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e ".[app,test,bench]"
 	touch $@ $(VENV)/.installed-test $(VENV)/.installed-app
 
-bench: $(VENV)/.installed-bench
+bench: chromium postgresql $(VENV)/.installed-bench
 	for script in bench/*.py; do $(BIN)/python $$script || exit 1; done
 
 clean:

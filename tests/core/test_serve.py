@@ -48,10 +48,12 @@ def test_the_default_cap_follows_the_memory() -> None:
     assert default_max_kernels() >= 4
 
 
-def run_ensure(tmp_path: Path, tool: str, uid: int, apt: bool) -> subprocess.CompletedProcess:
+def run_ensure(tmp_path: Path, tool: str, uid: int, apt: bool,
+               goal: str | None = None) -> subprocess.CompletedProcess:
     """A system check of `make test` (`.ci/ensure-<tool>`) on a machine without the tool (a
     PATH without it, no PostgreSQL folder; `id` and `apt-get` stand-ins record what the script
-    asks for, and the apt-get stand-in "installs" the tool)."""
+    asks for, and the apt-get stand-in "installs" the tool). `goal` is the make command the
+    Makefile names to the script (make test when unset)."""
     bin_dir = tmp_path / "bin"
     bin_dir.mkdir()
     pg_root = tmp_path / "postgresql"
@@ -66,6 +68,8 @@ def run_ensure(tmp_path: Path, tool: str, uid: int, apt: bool) -> subprocess.Com
     for program in bin_dir.iterdir():
         program.chmod(0o755)
     env = {"PATH": str(bin_dir), "HOME": str(tmp_path), "MATHGAMES_PG_ROOT": str(pg_root)}
+    if goal is not None:
+        env["MATHGAMES_MAKE_GOAL"] = goal
     return subprocess.run(["/bin/bash", str(ROOT / ".ci" / f"ensure-{tool}")], env=env,
                           capture_output=True, text=True, timeout=30)
 
@@ -88,6 +92,19 @@ def test_make_test_as_root_installs_a_missing_tool(tmp_path: Path, tool: str) ->
     assert "install" in calls[1] and tool in calls[1].split()
     makefile = (ROOT / "Makefile").read_text()
     assert "\ntest: chromium postgresql " in makefile  # checked before anything else
+
+
+@pytest.mark.parametrize("tool", ["chromium", "postgresql"])
+def test_make_bench_checks_the_same_tools_and_names_itself(tmp_path: Path, tool: str) -> None:
+    """The lesson-page bench drives Chromium and the classroom bench starts PostgreSQL: on a
+    fresh machine `make bench` installs them first, or stops and names itself, not make test."""
+    makefile = (ROOT / "Makefile").read_text()
+    assert "\nbench: chromium postgresql " in makefile
+    result = run_ensure(tmp_path, tool, uid=1000, apt=False, goal="make bench")
+    assert result.returncode == 1
+    assert result.stderr.startswith("make bench needs ")
+    assert "then make bench again" in result.stderr
+    assert "make test" not in result.stderr
 
 
 def test_binder_reads_the_settings_through_its_start_script(tmp_path: Path) -> None:
