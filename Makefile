@@ -42,12 +42,14 @@ lab: $(VENV)/.installed-app
 	$(BIN)/python -m mathgames.app.serve --lab --port $(LAB_PORT)
 
 # What the tests and benches need from the system: Chromium (browser tests) and a PostgreSQL
-# server package (classroom store tests). Installed with apt-get as root, or the command is shown.
+# server package (classroom store tests). Installed with apt-get as root, or the command is shown,
+# naming the make command that needed it.
+ENSURE := MATHGAMES_MAKE_GOAL="make $(or $(MAKECMDGOALS),test)" .ci/ensure
 chromium:
-	@MATHGAMES_MAKE_GOAL="make $(or $(MAKECMDGOALS),test)" .ci/ensure-chromium
+	@$(ENSURE)-chromium
 
 postgresql:
-	@MATHGAMES_MAKE_GOAL="make $(or $(MAKECMDGOALS),test)" .ci/ensure-postgresql
+	@$(ENSURE)-postgresql
 
 lint: $(VENV)/.installed-test
 	$(BIN)/ruff check mathgames tests bench

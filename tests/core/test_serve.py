@@ -100,6 +100,9 @@ def test_make_bench_checks_the_same_tools_and_names_itself(tmp_path: Path, tool:
     fresh machine `make bench` installs them first, or stops and names itself, not make test."""
     makefile = (ROOT / "Makefile").read_text()
     assert "\nbench: chromium postgresql " in makefile
+    dry_run = subprocess.run(["make", "-n", "-C", str(ROOT), "bench"], capture_output=True,
+                             text=True, timeout=30).stdout
+    assert f'MATHGAMES_MAKE_GOAL="make bench" .ci/ensure-{tool}' in dry_run
     result = run_ensure(tmp_path, tool, uid=1000, apt=False, goal="make bench")
     assert result.returncode == 1
     assert result.stderr.startswith("make bench needs ")
