@@ -178,10 +178,11 @@ def main(argv: list[str] | None = None) -> int:
     backends = ["sqlite", "postgresql"] if args.backend == "both" else [args.backend]
     rows = []
     pg_server = None
+    folder = tempfile.TemporaryDirectory(prefix="mathgames-bench-")
     try:
         for backend in backends:
             if backend == "sqlite":
-                url = f"sqlite:///{tempfile.mkdtemp(prefix='mathgames-bench-')}/class.sqlite3"
+                url = f"sqlite:///{folder.name}/class.sqlite3"
             elif args.pg_url:
                 url = args.pg_url
             else:
@@ -196,6 +197,7 @@ def main(argv: list[str] | None = None) -> int:
     finally:
         if pg_server is not None:
             pg_server.stop()
+        folder.cleanup()
     print(f"\nLive classroom: {args.students} students, 25 calls, {args.workers} worker "
           f"processes, {os.cpu_count()} CPUs")
     print("| backend | wakeup | call -> student's page, p50 | p95 | max | updates | "

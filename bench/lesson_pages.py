@@ -87,7 +87,7 @@ def main(argv: list[str] | None = None) -> int:
 
     served = Path(tempfile.mkdtemp()) / "notebooks"
     shutil.copytree(ROOT / "notebooks", served)
-    server = Server(served, Path(tempfile.mkdtemp()) / "voila.log")
+    server = Server(served, served.parent / "voila.log")
     rows = []
     try:
         server.wait_ready()

@@ -9,7 +9,8 @@ typed error with a message for the user and appends nothing.
 
 >>> import tempfile, pathlib
 >>> from mathgames.classroom.store import SqliteStore
->>> room = Classroom(SqliteStore(pathlib.Path(tempfile.mkdtemp()) / "c.sqlite3"))
+>>> folder = tempfile.TemporaryDirectory()
+>>> room = Classroom(SqliteStore(pathlib.Path(folder.name) / "c.sqlite3"))
 >>> code, teacher = room.open_class(seed=3)
 >>> ann, ann_token = room.join_class(code, "Ann")
 >>> state = room.call(code, teacher)
@@ -21,6 +22,7 @@ Traceback (most recent call last):
 ...
 mathgames.classroom.session.NotAllowedError: only the teacher may call numbers
 >>> room.store.close()
+>>> folder.cleanup()
 """
 
 from __future__ import annotations

@@ -18,7 +18,8 @@ Two backends share the interface and the schema:
 :func:`open_store` picks one from a URL or the ``MATHGAMES_STORE`` setting.
 
 >>> import tempfile, pathlib
->>> store = SqliteStore(pathlib.Path(tempfile.mkdtemp()) / "class.sqlite3")
+>>> folder = tempfile.TemporaryDirectory()
+>>> store = SqliteStore(pathlib.Path(folder.name) / "class.sqlite3")
 >>> code = store.create("class", {"game": "matematiko"})
 >>> store.append(code, 0, {"type": "call", "card": 7})
 1
@@ -29,6 +30,7 @@ mathgames.classroom.store.StoreConflict: event 1 of session ... is taken: read a
 >>> [e.data["card"] for e in store.events(code)]
 [7]
 >>> store.close()
+>>> folder.cleanup()
 """
 
 from __future__ import annotations
@@ -491,10 +493,12 @@ def open_store(url: str | None = None) -> Store:
     file in the server's data folder (:func:`default_sqlite_path`) is used.
 
     >>> import tempfile, os
-    >>> store = open_store("sqlite:///" + os.path.join(tempfile.mkdtemp(), "x.sqlite3"))
+    >>> folder = tempfile.TemporaryDirectory()
+    >>> store = open_store("sqlite:///" + os.path.join(folder.name, "x.sqlite3"))
     >>> type(store).__name__, store.wakeup
     ('SqliteStore', 'poll')
     >>> store.close()
+    >>> folder.cleanup()
     """
     url = url if url is not None else os.environ.get("MATHGAMES_STORE", "")
     if url.startswith(("postgresql://", "postgres://")):

@@ -8,10 +8,10 @@ from __future__ import annotations
 
 import asyncio
 import os
-import tempfile
 import time
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
 from typing import Any
 
 import psutil
@@ -71,19 +71,20 @@ async def evaluate(manager: AsyncKernelManager, expression: str) -> str:
         client.stop_channels()
 
 
-async def start(env: dict[str, str] | None = None) -> AsyncKernelManager:
+async def start(folder: Path, env: dict[str, str] | None = None) -> AsyncKernelManager:
     # Each kernel's Unix sockets in a folder of its own (the server's are in its own).
+    folder.mkdir()
     manager = AsyncKernelManager(kernel_name="python3", transport="ipc",
-                                 ip=os.path.join(tempfile.mkdtemp(), "kernel"))
+                                 ip=str(folder / "kernel"))
     await manager.start_kernel(env={**os.environ, **(env or {})})
     return manager
 
 
 def test_a_forked_kernel_is_a_real_separate_kernel(template: KernelTemplate,
-                                                    fork_factory: None) -> None:
+                                                    fork_factory: None, tmp_path: Path) -> None:
     async def scenario() -> dict[str, Any]:
-        polish = await start({"QUERY_STRING": "lang=pl&seed=3"})
-        czech = await start({"QUERY_STRING": "lang=cs"})
+        polish = await start(tmp_path / "pl", {"QUERY_STRING": "lang=pl&seed=3"})
+        czech = await start(tmp_path / "cs", {"QUERY_STRING": "lang=cs"})
         try:
             assert isinstance(polish.provisioner, ForkProvisioner)
             found = {
@@ -134,12 +135,13 @@ def test_a_forked_kernel_is_a_real_separate_kernel(template: KernelTemplate,
     assert found["alive_after"] == [False, False]  # both ended, no zombie left
 
 
-def test_without_the_template_kernels_launch_the_usual_way(fork_factory: None) -> None:
+def test_without_the_template_kernels_launch_the_usual_way(fork_factory: None,
+                                                           tmp_path: Path) -> None:
     async def scenario() -> tuple[str, int]:
         kept = KernelTemplate._current
         KernelTemplate._current = None
         try:
-            manager = await start()
+            manager = await start(tmp_path / "usual")
             try:
                 parent = await evaluate(manager, "__import__('os').getppid()")
             finally:
