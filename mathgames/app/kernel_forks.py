@@ -74,6 +74,8 @@ PRELOAD = (
 )
 
 _LAUNCHER_MODULES = ("ipykernel_launcher", "ipykernel")
+#: The private folder of a template's socket: ``<prefix><random>`` in the temporary folder.
+FOLDER_PREFIX = "mathgames-kernels-"
 _MAX_REQUEST = 1 << 20  # the environment of a kernel is a few kilobytes
 
 
@@ -202,8 +204,10 @@ def _as_if_imported_in_the_kernel() -> None:
 def template_main(socket_path: str, preload: tuple[str, ...] = PRELOAD) -> None:
     """Import ``preload``, then fork a kernel for each request on ``socket_path``.
 
-    Ends when the server that started it ends. Children are reaped by the system
-    (``SIGCHLD`` ignored), so an ended kernel leaves no zombie.
+    Ends when the server that started it ends, or on ``SIGTERM`` or Ctrl+C (which
+    reaches the whole terminal's group): quietly, and with its socket and the
+    socket's private folder removed (see :func:`_remove_socket`). Children are
+    reaped by the system (``SIGCHLD`` ignored), so an ended kernel leaves no zombie.
     """
     _set_title("mathgames kernel template")
     if sys.path and (sys.path[0] in ("", os.getcwd())):
@@ -214,7 +218,44 @@ def template_main(socket_path: str, preload: tuple[str, ...] = PRELOAD) -> None:
         except Exception as error:
             print(f"mathgames kernel template: cannot preload {name}: {error}", file=sys.stderr)
     signal.signal(signal.SIGCHLD, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, _end)
+    signal.signal(signal.SIGINT, _end)
     parent = os.getppid()
+    me = os.getpid()
+    try:
+        _serve_forks(socket_path, parent)
+    except SystemExit:
+        pass
+    finally:
+        if os.getpid() == me:  # never in a forked kernel (it ends by os._exit anyway)
+            _remove_socket(socket_path)
+
+
+def _end(signum: int, frame: object) -> None:
+    """The template's handler for ``SIGTERM`` and ``SIGINT``: end, cleaning up."""
+    raise SystemExit(0)
+
+
+def _remove_socket(socket_path: str) -> None:
+    """Remove the template's socket, and its folder if it is one of ours and empty.
+
+    >>> folder = tempfile.mkdtemp(prefix=FOLDER_PREFIX)
+    >>> path = os.path.join(folder, "template.sock")
+    >>> open(path, "w").close()
+    >>> _remove_socket(path)
+    >>> os.path.exists(folder)
+    False
+    """
+    with contextlib.suppress(OSError):
+        os.unlink(socket_path)
+    folder = os.path.dirname(socket_path)
+    if os.path.basename(folder).startswith(FOLDER_PREFIX):
+        with contextlib.suppress(OSError):
+            os.rmdir(folder)
+
+
+def _serve_forks(socket_path: str, parent: int) -> None:
+    """Fork a kernel for each request on ``socket_path`` while ``parent`` lives."""
     with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as server:
         server.bind(socket_path)
         os.chmod(socket_path, 0o600)
@@ -263,8 +304,8 @@ class KernelTemplate:
 
     _current: KernelTemplate | None = None
 
-    def __init__(self, preload: tuple[str, ...] = PRELOAD) -> None:
-        self.folder = tempfile.mkdtemp(prefix="mathgames-kernels-")
+    def __init__(self, preload: tuple[str, ...] = PRELOAD, folder: str | None = None) -> None:
+        self.folder = tempfile.mkdtemp(prefix=FOLDER_PREFIX, dir=folder)
         os.chmod(self.folder, 0o700)
         self.socket_path = str(Path(self.folder) / "template.sock")
         code = ("import os, sys; from mathgames.app.kernel_forks import template_main; "
@@ -279,13 +320,20 @@ class KernelTemplate:
 
     @classmethod
     def start(cls, preload: tuple[str, ...] = PRELOAD, timeout: float = 120.0,
-              ) -> KernelTemplate | None:
-        """Start the template, wait until it is ready, and make it the current one."""
-        template = cls(preload)
+              folder: str | None = None) -> KernelTemplate | None:
+        """Start the template, wait until it is ready, and make it the current one.
+
+        Its socket goes in a new private folder under ``folder`` (by default the
+        temporary folder); ``None`` if it did not start within ``timeout`` seconds."""
+        template = cls(preload, folder)
         line = ""
         out = template.process.stdout
-        if out is not None and select.select([out], [], [], timeout)[0]:
-            line = out.readline()  # "ready", or "" if it died
+        try:
+            if out is not None and select.select([out], [], [], timeout)[0]:
+                line = out.readline()  # "ready", or "" if it died
+        except BaseException:  # Ctrl+C while it starts: leave nothing behind
+            template.stop()
+            raise
         if out is not None:
             out.close()  # the template writes to the server's log from now on
         if line.strip() != "ready":
@@ -328,10 +376,7 @@ class KernelTemplate:
                 self.process.wait(5)
         if self.process.poll() is None:
             self.process.kill()
-        with contextlib.suppress(OSError):
-            os.unlink(self.socket_path)
-        with contextlib.suppress(OSError):
-            os.rmdir(self.folder)
+        _remove_socket(self.socket_path)
         if KernelTemplate._current is self:
             KernelTemplate._current = None
 

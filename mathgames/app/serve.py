@@ -26,10 +26,13 @@ True
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import secrets
+import signal
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 from typing import Any
 
@@ -140,6 +143,40 @@ def lab_command(root: Path, port: int, token: str) -> list[str]:
     return cmd
 
 
+#: The longest path of a kernel's socket below the connection root: Voila's folder
+#: ``/voila_xxxxxxxx`` and jupyter_client's ``/kernel-<uuid>-ipc-<n>``.
+_SOCKET_TAIL = len("/voila_xxxxxxxx/kernel-") + 36 + len("-ipc-9")
+
+
+def connection_root(temporary: str | None = None, limit: int | None = None,
+                    fallback: str = "/tmp") -> str | None:
+    """The folder under which the server keeps its kernels' Unix sockets.
+
+    The temporary folder (``tempfile.gettempdir()``, or ``temporary``) when a kernel's
+    socket path below it fits in a Unix socket address (``limit``, zmq's
+    ``IPC_PATH_MAX_LEN``: 107 bytes on Linux, 103 on macOS); else ``fallback``
+    (``/tmp``), when it is a writable folder (macOS gives each user a long
+    ``$TMPDIR`` under ``/var/folders``); else ``None``, and the kernels talk over
+    loopback TCP instead.
+
+    >>> connection_root("/tmp", limit=107)
+    '/tmp'
+    >>> connection_root("/var/folders/zz/" + "x" * 40 + "/T", limit=103)
+    '/tmp'
+    >>> connection_root("/" + "x" * 60, limit=103, fallback="/" + "y" * 60) is None
+    True
+    """
+    if limit is None:
+        import zmq
+
+        limit = getattr(zmq, "IPC_PATH_MAX_LEN", 0) or 103
+    for folder in (temporary or tempfile.gettempdir(), fallback):
+        if (len(os.fsencode(folder)) + _SOCKET_TAIL <= limit and os.path.isdir(folder)
+                and os.access(folder, os.W_OK | os.X_OK)):
+            return folder
+    return None
+
+
 def app_config(root: Path, port: int, ip: str, max_kernels: int, class_url: str = "",
                hashed_password: str = "", fork_kernels: bool = True,
                render_slots: int | None = None) -> Any:
@@ -158,7 +195,10 @@ def app_config(root: Path, port: int, ip: str, max_kernels: int, class_url: str 
     # Kernels talk to the server over Unix sockets in its private connection folder: no
     # TCP port on the computer for any local user to reach, and no race for free ports
     # (a class starting 60 kernels at once lost one to "Address already in use").
-    config.KernelManager.transport = "ipc"
+    sockets = connection_root()
+    if sockets is not None:
+        config.Voila.connection_dir_root = sockets
+        config.KernelManager.transport = "ipc"
     config.AppVoila.class_url = class_url
     # Pages' kernels fork from a warm template (mathgames.app.kernel_forks): a page's
     # kernel starts in milliseconds instead of about 0.4 CPU seconds.
@@ -250,9 +290,14 @@ def main(argv: list[str] | None = None) -> int:
     config = app_config(root, port, ip, max_kernels, class_url,
                         passwd(password) if password else "", not args.no_fork,
                         args.render_slots)
+    # Ctrl+C stops the server even when it was started with SIGINT ignored (as a
+    # shell's background job is): Voila stops on KeyboardInterrupt
+    signal.signal(signal.SIGINT, signal.default_int_handler)
     app = AppVoila(config=config)
     app.initialize([])
-    app.start()
+    # Ctrl+C while it starts (once it runs, Voila ends on it itself)
+    with contextlib.suppress(KeyboardInterrupt):
+        app.start()
     return 0
 
 

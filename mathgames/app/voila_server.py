@@ -45,7 +45,7 @@ from jupyter_server.auth.login import LoginFormHandler
 from jupyter_server.base.handlers import JupyterHandler
 from jupyter_server.services.kernels.handlers import KernelHandler
 from jupyter_server.utils import url_path_join
-from tornado.ioloop import PeriodicCallback
+from tornado.ioloop import IOLoop, PeriodicCallback
 from traitlets import Bool, Float, Int, Unicode
 from voila.app import Voila
 from voila.exporter import VoilaExporter
@@ -592,8 +592,13 @@ class AppVoila(Voila):
         self._reaping.start()
         if self.class_url:
             address_html(self.class_url)  # fails now, not on the landing page, if it cannot
+        # Voila's SIGTERM handler stops self.ioloop: give it the loop now, so that a
+        # SIGTERM while the template starts stops the server cleanly once it runs
+        self.ioloop = IOLoop.current()
+        self.template: KernelTemplate | None = None
         if self.fork_kernels:
-            self.template = KernelTemplate.start()
+            # its socket beside the kernels' (a root short enough for a socket's address)
+            self.template = KernelTemplate.start(folder=self.connection_dir_root or None)
             if self.template is None:
                 self.log.warning("mathgames: no kernel template: kernels start the usual way")
             else:
@@ -605,6 +610,8 @@ class AppVoila(Voila):
         try:
             super().stop()
         finally:
-            template = KernelTemplate.current()
+            # the one this server started, even if it has ended already (Ctrl+C reaches
+            # it too): stop() also removes its socket and folder
+            template = getattr(self, "template", None)
             if template is not None:
                 template.stop()
