@@ -30,6 +30,7 @@ import contextlib
 import os
 import secrets
 import signal
+import socket
 import subprocess
 import sys
 import tempfile
@@ -177,6 +178,30 @@ def connection_root(temporary: str | None = None, limit: int | None = None,
     return None
 
 
+def port_in_use(ip: str, port: int) -> bool:
+    """Whether another program already listens on ``port`` at ``ip`` (binding fails,
+    as it would for the server; connections closing do not count).
+
+    >>> import socket
+    >>> with socket.socket() as taken:
+    ...     taken.bind(("127.0.0.1", 0))
+    ...     taken.listen()
+    ...     port = taken.getsockname()[1]
+    ...     port_in_use("127.0.0.1", port)
+    True
+    >>> port_in_use("127.0.0.1", port)
+    False
+    """
+    family = socket.AF_INET6 if ":" in ip else socket.AF_INET
+    with socket.socket(family, socket.SOCK_STREAM) as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as tornado does
+        try:
+            probe.bind((ip or "0.0.0.0", port))
+        except OSError:
+            return True
+    return False
+
+
 def app_config(root: Path, port: int, ip: str, max_kernels: int, class_url: str = "",
                hashed_password: str = "", fork_kernels: bool = True,
                render_slots: int | None = None) -> Any:
@@ -270,6 +295,12 @@ def main(argv: list[str] | None = None) -> int:
         "MATHGAMES_PASSWORD", "")
     max_kernels = default_max_kernels() if args.max_kernels is None else args.max_kernels
     ip = args.ip or ("0.0.0.0" if args.classroom else "127.0.0.1")
+    if port_in_use(ip, port):
+        print(f"mathgames: port {port} is already in use on this computer. If the app is "
+              f"already running, open http://localhost:{port}; to serve it again, choose "
+              f"another port: make app PORT={port + 1} (or --port {port + 1}).",
+              file=sys.stderr, flush=True)
+        return 1
     class_url = ""
     if args.classroom:
         host = lan_address() if ip in ("0.0.0.0", "") else ip

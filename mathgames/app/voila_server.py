@@ -604,9 +604,16 @@ class AppVoila(Voila):
             else:
                 self.log.info("mathgames: kernels fork from a template (pid %d)",
                               self.template.process.pid)
-        super().start()
+        try:
+            super().start()
+        except SystemExit:  # no port after all (Voila exits): remove what it made
+            self.stop()
+            raise
 
     def stop(self) -> None:
+        if getattr(self, "_stopped", False):  # Voila stops it, and so may start()
+            return
+        self._stopped = True
         try:
             super().stop()
         finally:

@@ -3,7 +3,11 @@
 from __future__ import annotations
 
 import json
+import os
+import socket
 import subprocess
+import sys
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -192,3 +196,21 @@ def test_pages_wait_their_turn_for_a_render_slot(monkeypatch: pytest.MonkeyPatch
     with ThreadPoolExecutor(1) as pool:  # a browser test may leave a loop running here
         pool.submit(asyncio.run, scenario()).result()
     assert default_render_slots(3) == 6
+
+
+def test_a_taken_port_stops_the_server_at_once_with_what_to_do() -> None:
+    # a temporary folder short enough for the server's sockets, so they would be in it
+    with socket.socket() as taken, tempfile.TemporaryDirectory(dir="/tmp") as temporary:
+        taken.bind(("127.0.0.1", 0))  # another program (or the app, started before)
+        taken.listen()
+        port = taken.getsockname()[1]
+        done = subprocess.run(
+            [sys.executable, "-m", "mathgames.app.serve", "--port", str(port)],
+            cwd=ROOT, env={**os.environ, "TMPDIR": temporary}, capture_output=True,
+            text=True, timeout=60)
+        made = os.listdir(temporary)
+    assert done.returncode == 1, done.stderr[-2000:]
+    assert f"mathgames: port {port} is already in use" in done.stderr
+    assert f"make app PORT={port + 1}" in done.stderr
+    assert "serving the app" not in done.stdout  # nothing claims it serves
+    assert made == []  # no template, no Voila folder was started
