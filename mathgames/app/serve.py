@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import ipaddress
 import os
 import secrets
 import signal
@@ -36,6 +37,7 @@ import sys
 import tempfile
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 __all__ = [
     "FORK_PROVISIONER",
@@ -202,6 +204,28 @@ def port_in_use(ip: str, port: int) -> bool:
     return False
 
 
+def unreachable_warning(class_url: str) -> str | None:
+    """What to tell the teacher when the class address only works on this computer
+    (no network: the address is loopback), else ``None``.
+
+    >>> unreachable_warning("http://192.168.1.20:8866/") is None
+    True
+    >>> warning = unreachable_warning("http://127.0.0.1:8866/")
+    >>> "students cannot reach http://127.0.0.1:8866/" in warning
+    True
+    """
+    host = urlsplit(class_url).hostname or ""
+    try:
+        loopback = ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        loopback = host == "localhost"
+    if not loopback:
+        return None
+    return (f"mathgames: this computer has no network address, so students cannot reach "
+            f"{class_url}. Connect it to the class's network (the school's Wi-Fi) and start "
+            "the app again.")
+
+
 def app_config(root: Path, port: int, ip: str, max_kernels: int, class_url: str = "",
                hashed_password: str = "", fork_kernels: bool = True,
                render_slots: int | None = None) -> Any:
@@ -316,6 +340,9 @@ def main(argv: list[str] | None = None) -> int:
           f":{port}  (Ctrl+C stops it)", flush=True)
     if class_url:
         print(f"mathgames: classroom mode. Students type: {class_url}", flush=True)
+        warning = unreachable_warning(class_url)
+        if warning:
+            print(warning, file=sys.stderr, flush=True)
     print(f"mathgames: at most {max_kernels or 'unlimited'} pages open at once"
           + ("; a class password is required" if password else ""), flush=True)
     config = app_config(root, port, ip, max_kernels, class_url,
