@@ -139,6 +139,7 @@ def _checked(request: dict[str, Any]) -> tuple[list[str], dict[str, str], str]:
 def _become_kernel(argv: list[str], env: dict[str, str], cwd: str) -> None:
     """In the forked child: turn into the kernel the request asked for; never returns."""
     code = 1
+    template = os.getppid()
     try:
         os.setsid()  # its own process group, as a launched kernel, for interrupts and kills
         for signum in (signal.SIGCHLD, signal.SIGTERM, signal.SIGPIPE):
@@ -163,7 +164,10 @@ def _become_kernel(argv: list[str], env: dict[str, str], cwd: str) -> None:
 
         app = IPKernelApp.instance()
         # A page needs no input history: no history database for every kernel to write.
-        app.initialize([*argv, "--HistoryManager.enabled=False"])
+        # As a launched kernel watches its server (JPY_PARENT_PID), a forked one watches
+        # the template, which ends when the server does: no kernel outlives its server.
+        app.initialize([*argv, "--HistoryManager.enabled=False",
+                        f"--IPKernelApp.parent_handle={template}"])
         _as_if_imported_in_the_kernel()
         app.start()
         code = 0
