@@ -249,6 +249,11 @@ def app_config(root: Path, port: int, ip: str, max_kernels: int, class_url: str 
         config.Voila.connection_dir_root = sockets
         config.KernelManager.transport = "ipc"
     config.AppVoila.class_url = class_url
+    # Voila runs each page's notebook anew, so notebook signatures matter nowhere: the
+    # notary keeps them in memory with a key of this run (no signature database, no
+    # signing key written in the teacher's Jupyter folder at the first page)
+    config.NotebookNotary.db_file = ":memory:"
+    config.NotebookNotary.secret = secrets.token_bytes(32)
     # Pages' kernels fork from a warm template (mathgames.app.kernel_forks): a page's
     # kernel starts in milliseconds instead of about 0.4 CPU seconds.
     config.AppVoila.fork_kernels = fork_kernels

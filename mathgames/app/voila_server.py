@@ -34,6 +34,7 @@ import asyncio
 import contextlib
 import contextvars
 import json
+import logging
 import time
 from collections.abc import Iterator
 from typing import Any
@@ -525,6 +526,18 @@ class KernelReaper:
             self.ending.discard(kernel_id)
 
 
+def _quiet_trust(record: logging.LogRecord) -> bool:
+    """Drop the contents manager's "Notebook ... is not trusted" (a warning for every
+    page: Voila runs the notebooks anew, their signatures do not matter here).
+
+    >>> _quiet_trust(logging.makeLogRecord({"msg": "Notebook %s is not trusted"}))
+    False
+    >>> _quiet_trust(logging.makeLogRecord({"msg": "Kernel started: %s"}))
+    True
+    """
+    return record.msg != "Notebook %s is not trusted"
+
+
 class AppVoila(Voila):
     """Voila's standalone server with the app's pages, cap, reaper and login page."""
 
@@ -587,6 +600,7 @@ class AppVoila(Voila):
         return handlers
 
     def start(self) -> None:
+        self.log.addFilter(_quiet_trust)
         self.reaper = KernelReaper(self, self.disconnected_grace, self.unconnected_grace)
         self._reaping = PeriodicCallback(self.reaper.tick, self.reap_interval * 1000)
         self._reaping.start()

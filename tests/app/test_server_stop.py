@@ -44,13 +44,14 @@ def temporary() -> Iterator[Path]:
         shutil.rmtree(folder, ignore_errors=True)
 
 
-def serving_a_page(tmp_path: Path, temporary: Path, name: str,
+def serving_a_page(tmp_path: Path, temporary: Path, name: str, **env: str,
                    ) -> tuple[Server, list[psutil.Process]]:
-    """A ready server whose temporary folder is ``temporary``, after a page was
-    served: the server and its descendants (template and kernel)."""
+    """A ready server whose temporary folder is ``temporary`` (and with ``env``), after
+    a page was served: the server and its descendants (template and kernel)."""
     served = tmp_path / "notebooks"
     shutil.copytree(NOTEBOOKS, served)
-    server = Server(served, ARTIFACTS / f"stop-{name}-server.log", env={"TMPDIR": str(temporary)})
+    server = Server(served, ARTIFACTS / f"stop-{name}-server.log",
+                    env={"TMPDIR": str(temporary), **env})
     try:
         server.wait_ready()
         connection = http.client.HTTPConnection("127.0.0.1", server.port, timeout=120)
@@ -138,3 +139,19 @@ def test_a_temporary_folder_too_long_for_sockets_still_serves_pages(tmp_path: Pa
     server.stop()
     assert ended(family, ENDS_WITHIN) == []
     assert "is longer than" not in server.log.read_text()
+
+
+def test_pages_keep_the_terminal_quiet_and_write_nothing_in_jupyters_folders(
+        tmp_path: Path, temporary: Path) -> None:
+    """The teacher's terminal shows what matters, not a warning for every student's page,
+    and serving a page writes no file in the teacher's Jupyter folders."""
+    data = tmp_path / "jupyter-data"
+    data.mkdir()
+    server, _family = serving_a_page(tmp_path, temporary, "quiet", JUPYTER_DATA_DIR=str(data),
+                                     JUPYTER_RUNTIME_DIR=str(data / "runtime"))
+    server.stop()
+    log = server.log.read_text()
+    assert "Kernel started" in log  # the page was served
+    assert "WARNING" not in log, log  # such as "Notebook index.ipynb is not trusted"
+    assert "Ctrl-C will not work" not in log, log  # ipykernel's banner, for every kernel
+    assert sorted(p.name for p in data.rglob("*")) == []  # no signature database, no secret
