@@ -244,6 +244,7 @@ def app_config(root: Path, port: int, ip: str, max_kernels: int, class_url: str 
     # Kernels talk to the server over Unix sockets in its private connection folder: no
     # TCP port on the computer for any local user to reach, and no race for free ports
     # (a class starting 60 kernels at once lost one to "Address already in use").
+    # Loopback TCP only where no folder is short enough for a socket's address.
     sockets = connection_root()
     if sockets is not None:
         config.Voila.connection_dir_root = sockets
