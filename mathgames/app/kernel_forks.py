@@ -142,7 +142,7 @@ def _become_kernel(argv: list[str], env: dict[str, str], cwd: str) -> None:
     template = os.getppid()
     try:
         os.setsid()  # its own process group, as a launched kernel, for interrupts and kills
-        for signum in (signal.SIGCHLD, signal.SIGTERM, signal.SIGPIPE):
+        for signum in (signal.SIGCHLD, signal.SIGTERM, signal.SIGPIPE, signal.SIGHUP):
             signal.signal(signum, signal.SIG_DFL)
         signal.signal(signal.SIGINT, signal.default_int_handler)
         os.chdir(cwd)
@@ -208,8 +208,8 @@ def _as_if_imported_in_the_kernel() -> None:
 def template_main(socket_path: str, preload: tuple[str, ...] = PRELOAD) -> None:
     """Import ``preload``, then fork a kernel for each request on ``socket_path``.
 
-    Ends when the server that started it ends, or on ``SIGTERM`` or Ctrl+C (which
-    reaches the whole terminal's group): quietly, and with its socket and the
+    Ends when the server that started it ends, or on ``SIGTERM``, Ctrl+C or a closed
+    terminal (which reach the terminal's whole group): quietly, and with its socket and the
     socket's private folder removed (see :func:`_remove_socket`). Children are
     reaped by the system (``SIGCHLD`` ignored), so an ended kernel leaves no zombie.
     """
@@ -222,8 +222,8 @@ def template_main(socket_path: str, preload: tuple[str, ...] = PRELOAD) -> None:
         except Exception as error:
             print(f"mathgames kernel template: cannot preload {name}: {error}", file=sys.stderr)
     signal.signal(signal.SIGCHLD, signal.SIG_IGN)
-    signal.signal(signal.SIGTERM, _end)
-    signal.signal(signal.SIGINT, _end)
+    for signum in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP):
+        signal.signal(signum, _end)
     parent = os.getppid()
     me = os.getpid()
     try:
@@ -236,7 +236,7 @@ def template_main(socket_path: str, preload: tuple[str, ...] = PRELOAD) -> None:
 
 
 def _end(signum: int, frame: object) -> None:
-    """The template's handler for ``SIGTERM`` and ``SIGINT``: end, cleaning up."""
+    """The template's handler for ``SIGTERM``, ``SIGINT`` and ``SIGHUP``: end, cleaning up."""
     raise SystemExit(0)
 
 

@@ -35,6 +35,7 @@ import contextlib
 import contextvars
 import json
 import logging
+import signal
 import time
 from collections.abc import Iterator
 from typing import Any
@@ -607,8 +608,10 @@ class AppVoila(Voila):
         if self.class_url:
             address_html(self.class_url)  # fails now, not on the landing page, if it cannot
         # Voila's SIGTERM handler stops self.ioloop: give it the loop now, so that a
-        # SIGTERM while the template starts stops the server cleanly once it runs
+        # SIGTERM while the template starts stops the server cleanly once it runs. A
+        # closed terminal window (SIGHUP) stops it the same way.
         self.ioloop = IOLoop.current()
+        signal.signal(signal.SIGHUP, self._handle_signal_stop)
         self.template: KernelTemplate | None = None
         if self.fork_kernels:
             # its socket beside the kernels' (a root short enough for a socket's address)

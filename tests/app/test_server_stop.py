@@ -1,7 +1,8 @@
 """The app's server ends cleanly, however it is stopped, and leaves nothing behind.
 
 A teacher stops ``make app`` with Ctrl+C (SIGINT to the terminal's whole process
-group, the kernel template included); a service manager sends SIGTERM to the group or
+group, the kernel template included) or closes its window (SIGHUP to the same group);
+a service manager sends SIGTERM to the group or
 to the server alone; a crash or ``kill -9`` ends the server without warning (then the
 template and the pages' kernels must notice and end by themselves). Each
 server here runs with a temporary folder of its own (``TMPDIR``), has served a page
@@ -93,6 +94,7 @@ def ended(processes: list[psutil.Process], within: float) -> list[str]:
     ("ctrl-c", signal.SIGINT, True),
     ("sigterm-group", signal.SIGTERM, True),
     ("sigterm-server", signal.SIGTERM, False),
+    ("terminal-closed", signal.SIGHUP, True),
 ])
 def test_a_stopped_server_ends_its_processes_and_removes_its_files(
         tmp_path: Path, temporary: Path, how: str, signum: int, whole_group: bool) -> None:
