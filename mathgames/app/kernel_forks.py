@@ -223,7 +223,8 @@ def template_main(socket_path: str, preload: tuple[str, ...] = PRELOAD) -> None:
             print(f"mathgames kernel template: cannot preload {name}: {error}", file=sys.stderr)
     signal.signal(signal.SIGCHLD, signal.SIG_IGN)
     for signum in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP):
-        signal.signal(signum, _end)
+        if signal.getsignal(signum) is not signal.SIG_IGN:  # as its server (nohup)
+            signal.signal(signum, _end)
     parent = os.getppid()
     me = os.getpid()
     try:

@@ -609,9 +609,11 @@ class AppVoila(Voila):
             address_html(self.class_url)  # fails now, not on the landing page, if it cannot
         # Voila's SIGTERM handler stops self.ioloop: give it the loop now, so that a
         # SIGTERM while the template starts stops the server cleanly once it runs. A
-        # closed terminal window (SIGHUP) stops it the same way.
+        # closed terminal window (SIGHUP) stops it the same way, unless it was started
+        # to survive one (nohup)
         self.ioloop = IOLoop.current()
-        signal.signal(signal.SIGHUP, self._handle_signal_stop)
+        if signal.getsignal(signal.SIGHUP) is not signal.SIG_IGN:
+            signal.signal(signal.SIGHUP, self._handle_signal_stop)
         self.template: KernelTemplate | None = None
         if self.fork_kernels:
             # its socket beside the kernels' (a root short enough for a socket's address)

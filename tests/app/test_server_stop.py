@@ -28,7 +28,8 @@ import psutil
 import pytest
 
 from mathgames.app.kernel_forks import FOLDER_PREFIX
-from tests.conftest import ARTIFACTS, NOTEBOOKS, Server
+from mathgames.app.serve import server_command
+from tests.conftest import ARTIFACTS, NOTEBOOKS, Server, free_port
 
 pytestmark = pytest.mark.browser  # a real app server, as the browser tests use
 
@@ -157,3 +158,24 @@ def test_pages_keep_the_terminal_quiet_and_write_nothing_in_jupyters_folders(
     assert "WARNING" not in log, log  # such as "Notebook index.ipynb is not trusted"
     assert "Ctrl-C will not work" not in log, log  # ipykernel's banner, for every kernel
     assert sorted(p.name for p in data.rglob("*")) == []  # no signature database, no secret
+
+
+def test_a_server_started_with_nohup_survives_a_closed_terminal(tmp_path: Path,
+                                                                temporary: Path) -> None:
+    served = tmp_path / "notebooks"
+    shutil.copytree(NOTEBOOKS, served)
+    port = free_port()
+    server = Server(served, ARTIFACTS / "stop-nohup-server.log", port=port,
+                    command=["nohup", *server_command(served, port)],
+                    env={"TMPDIR": str(temporary)})
+    try:
+        server.wait_ready()
+        family = psutil.Process(server.process.pid).children(recursive=True)
+        os.killpg(server.process.pid, signal.SIGHUP)  # the terminal closes
+        time.sleep(3)
+        assert server.process.poll() is None  # still serving
+        assert [p for p in family if not p.is_running()] == []  # the template too
+        server.ready_path = "/voila/render/index.ipynb"
+        server.wait_ready(timeout=60)  # and it still serves a page
+    finally:
+        server.stop()
