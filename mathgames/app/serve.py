@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import errno
 import ipaddress
 import os
 import secrets
@@ -180,28 +181,41 @@ def connection_root(temporary: str | None = None, limit: int | None = None,
     return None
 
 
-def port_in_use(ip: str, port: int) -> bool:
-    """Whether another program already listens on ``port`` at ``ip`` (binding fails,
-    as it would for the server; connections closing do not count).
+def port_problem(ip: str, port: int) -> str | None:
+    """Why the server could not listen on ``port`` at ``ip``, in words for the teacher,
+    or ``None`` when it can (binding as tornado does, so closing connections do not count).
 
     >>> import socket
     >>> with socket.socket() as taken:
     ...     taken.bind(("127.0.0.1", 0))
     ...     taken.listen()
     ...     port = taken.getsockname()[1]
-    ...     port_in_use("127.0.0.1", port)
+    ...     problem = port_problem("127.0.0.1", port)
+    >>> problem.startswith(f"port {port} is already in use")
     True
-    >>> port_in_use("127.0.0.1", port)
-    False
+    >>> port_problem("127.0.0.1", port) is None
+    True
+    >>> port_problem("192.0.2.1", 8866)  # an address of another computer
+    'this computer has no address 192.0.2.1: leave --ip out to serve on its own address.'
     """
     family = socket.AF_INET6 if ":" in ip else socket.AF_INET
     with socket.socket(family, socket.SOCK_STREAM) as probe:
         probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as tornado does
         try:
             probe.bind((ip or "0.0.0.0", port))
-        except OSError:
-            return True
-    return False
+        except OSError as error:
+            if error.errno == errno.EADDRINUSE:
+                return (f"port {port} is already in use on this computer. If the app is "
+                        f"already running, open http://localhost:{port}; to serve it again, "
+                        f"choose another port: make app PORT={port + 1} (or --port {port + 1}).")
+            if error.errno == errno.EACCES:
+                return (f"port {port} is reserved for the administrator on this computer: "
+                        "choose one above 1023, for example make app PORT=8866.")
+            if error.errno == errno.EADDRNOTAVAIL:
+                return (f"this computer has no address {ip}: leave --ip out to serve on its "
+                        "own address.")
+            return f"cannot serve on {ip}:{port}: {error.strerror or error}."
+    return None
 
 
 def unreachable_warning(class_url: str) -> str | None:
@@ -325,11 +339,9 @@ def main(argv: list[str] | None = None) -> int:
         "MATHGAMES_PASSWORD", "")
     max_kernels = default_max_kernels() if args.max_kernels is None else args.max_kernels
     ip = args.ip or ("0.0.0.0" if args.classroom else "127.0.0.1")
-    if port_in_use(ip, port):
-        print(f"mathgames: port {port} is already in use on this computer. If the app is "
-              f"already running, open http://localhost:{port}; to serve it again, choose "
-              f"another port: make app PORT={port + 1} (or --port {port + 1}).",
-              file=sys.stderr, flush=True)
+    problem = port_problem(ip, port)
+    if problem:
+        print(f"mathgames: {problem}", file=sys.stderr, flush=True)
         return 1
     class_url = ""
     if args.classroom:
