@@ -19,6 +19,7 @@ import http.client
 import os
 import shutil
 import signal
+import sys
 import tempfile
 import time
 from collections.abc import Iterator
@@ -34,6 +35,12 @@ from tests.conftest import ARTIFACTS, NOTEBOOKS, Server, free_port
 pytestmark = pytest.mark.browser  # a real app server, as the browser tests use
 
 ENDS_WITHIN = 30  # seconds
+
+#: Runs a command with SIGINT and SIGHUP as a terminal gives them (these tests may run
+#: under nohup or as a background job, which ignore them, and children inherit that).
+FROM_A_TERMINAL = [sys.executable, "-c", "import os, signal, sys; "
+                   "[signal.signal(s, signal.SIG_DFL) for s in (signal.SIGINT, signal.SIGHUP)]; "
+                   "os.execv(sys.argv[1], sys.argv[1:])"]
 
 
 @pytest.fixture
@@ -52,7 +59,9 @@ def serving_a_page(tmp_path: Path, temporary: Path, name: str, **env: str,
     a page was served: the server and its descendants (template and kernel)."""
     served = tmp_path / "notebooks"
     shutil.copytree(NOTEBOOKS, served)
-    server = Server(served, ARTIFACTS / f"stop-{name}-server.log",
+    port = free_port()
+    server = Server(served, ARTIFACTS / f"stop-{name}-server.log", port=port,
+                    command=[*FROM_A_TERMINAL, *server_command(served, port)],
                     env={"TMPDIR": str(temporary), **env})
     try:
         server.wait_ready()
