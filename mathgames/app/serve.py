@@ -235,7 +235,7 @@ def unreachable_warning(class_url: str) -> str | None:
         loopback = host == "localhost"
     if not loopback:
         return None
-    return (f"mathgames: this computer has no network address, so students cannot reach "
+    return (f"this computer has no network address, so students cannot reach "
             f"{class_url}. Connect it to the class's network (the school's Wi-Fi) and start "
             "the app again.")
 
@@ -360,7 +360,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"mathgames: classroom mode. Students type: {class_url}", flush=True)
         warning = unreachable_warning(class_url)
         if warning:
-            print(warning, file=sys.stderr, flush=True)
+            print(f"mathgames: {warning}", file=sys.stderr, flush=True)
     print(f"mathgames: at most {max_kernels or 'unlimited'} pages open at once"
           + ("; a class password is required" if password else ""), flush=True)
     config = app_config(root, port, ip, max_kernels, class_url,

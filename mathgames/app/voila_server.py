@@ -559,6 +559,9 @@ class AppVoila(Voila):
     fork_kernels = Bool(True, config=True,
                         help="Fork pages' kernels from a warm template process "
                              "(mathgames.app.kernel_forks) instead of starting each anew.")
+    #: the kernel template this server started (None without one), and whether it stopped
+    template: KernelTemplate | None = None
+    _stopped = False
 
     def init_settings(self) -> dict[str, Any]:
         cache_page_templates()
@@ -614,10 +617,9 @@ class AppVoila(Voila):
         self.ioloop = IOLoop.current()
         if signal.getsignal(signal.SIGHUP) is not signal.SIG_IGN:
             signal.signal(signal.SIGHUP, self._handle_signal_stop)
-        self.template: KernelTemplate | None = None
         if self.fork_kernels:
             # its socket beside the kernels' (a root short enough for a socket's address)
-            self.template = KernelTemplate.start(folder=self.connection_dir_root or None)
+            self.template = KernelTemplate.start(folder=self.connection_dir_root)
             if self.template is None:
                 self.log.warning("mathgames: no kernel template: kernels start the usual way")
             else:
@@ -630,7 +632,7 @@ class AppVoila(Voila):
             raise
 
     def stop(self) -> None:
-        if getattr(self, "_stopped", False):  # Voila stops it, and so may start()
+        if self._stopped:  # Voila stops it, and so may start()
             return
         self._stopped = True
         try:
@@ -638,6 +640,5 @@ class AppVoila(Voila):
         finally:
             # the one this server started, even if it has ended already (Ctrl+C reaches
             # it too): stop() also removes its socket and folder
-            template = getattr(self, "template", None)
-            if template is not None:
-                template.stop()
+            if self.template is not None:
+                self.template.stop()

@@ -46,22 +46,21 @@ FROM_A_TERMINAL = [sys.executable, "-c", "import os, signal, sys; "
 @pytest.fixture
 def temporary() -> Iterator[Path]:
     """A temporary folder for one server, short enough for its sockets."""
-    folder = Path(tempfile.mkdtemp(prefix="mg-stop-", dir="/tmp"))
-    try:
-        yield folder
-    finally:
-        shutil.rmtree(folder, ignore_errors=True)
+    with tempfile.TemporaryDirectory(prefix="mg-stop-", dir="/tmp") as folder:
+        yield Path(folder)
 
 
-def serving_a_page(tmp_path: Path, temporary: Path, name: str, **env: str,
+def serving_a_page(tmp_path: Path, temporary: Path, name: str,
+                   launcher: list[str] = FROM_A_TERMINAL, **env: str,
                    ) -> tuple[Server, list[psutil.Process]]:
-    """A ready server whose temporary folder is ``temporary`` (and with ``env``), after
-    a page was served: the server and its descendants (template and kernel)."""
+    """A ready server started by ``launcher`` with ``temporary`` as its temporary folder
+    (and ``env``), after a page was served: the server and its descendants (template
+    and kernel)."""
     served = tmp_path / "notebooks"
     shutil.copytree(NOTEBOOKS, served)
     port = free_port()
     server = Server(served, ARTIFACTS / f"stop-{name}-server.log", port=port,
-                    command=[*FROM_A_TERMINAL, *server_command(served, port)],
+                    command=[*launcher, *server_command(served, port)],
                     env={"TMPDIR": str(temporary), **env})
     try:
         server.wait_ready()
@@ -171,19 +170,13 @@ def test_pages_keep_the_terminal_quiet_and_write_nothing_in_jupyters_folders(
 
 def test_a_server_started_with_nohup_survives_a_closed_terminal(tmp_path: Path,
                                                                 temporary: Path) -> None:
-    served = tmp_path / "notebooks"
-    shutil.copytree(NOTEBOOKS, served)
-    port = free_port()
-    server = Server(served, ARTIFACTS / "stop-nohup-server.log", port=port,
-                    command=["nohup", *server_command(served, port)],
-                    env={"TMPDIR": str(temporary)})
+    server, family = serving_a_page(tmp_path, temporary, "nohup", launcher=["nohup"])
     try:
-        server.wait_ready()
-        family = psutil.Process(server.process.pid).children(recursive=True)
         os.killpg(server.process.pid, signal.SIGHUP)  # the terminal closes
         time.sleep(3)
         assert server.process.poll() is None  # still serving
-        assert [p for p in family if not p.is_running()] == []  # the template too
+        # the template and the page's kernel too
+        assert [p for p in family if not p.is_running()] == []
         server.ready_path = "/voila/render/index.ipynb"
         server.wait_ready(timeout=60)  # and it still serves a page
     finally:
