@@ -46,7 +46,7 @@ STYLE = """<style>
 .mg-class-code { font-size: 88px; line-height: 1.1; font-weight: bold; letter-spacing: 10px;
   font-family: "DejaVu Sans Mono", monospace; margin: 4px 0 10px; }
 .mg-class-top { display: flex; flex-wrap: wrap; gap: 24px; align-items: center; }
-.mg-class-top svg.mg-qr { width: 200px; height: 200px; }
+.mg-class-top svg.mg-qr { width: 240px; height: 240px; }
 .mg-address { font-size: 22px; word-break: break-all; }
 .mg-students ul { columns: 4 180px; font-size: 19px; list-style: none; padding: 0; }
 .mg-students li { margin: 3px 0; }
