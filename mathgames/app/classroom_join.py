@@ -67,6 +67,7 @@ class JoinPage(w.VBox):
         self.leave_button.on_click(lambda _b: self.leave())
         super().__init__([self.form, self.message, self.status, self.board, self.leave_button])
         self.add_class("mg-join-page")
+        self.add_class("mg-app")  # the game pages' sizes for a projector and a phone
 
     # -- joining -------------------------------------------------------------------------------
     def join_now(self, code: str, name: str) -> None:

@@ -25,7 +25,7 @@ from mathgames.classroom.store import Event, normalize_code
 from mathgames.core.board_widget import BoardWidget
 from mathgames.core.errors import MathgamesError
 from mathgames.core.i18n import translator
-from mathgames.core.svg import PALETTE, esc
+from mathgames.core.svg import TEXT_PALETTE, esc
 
 __all__ = ["STORAGE_KEY", "TablePage"]
 
@@ -114,6 +114,7 @@ class TablePage(w.VBox):
         self.board.layout.display = "none"
         super().__init__([self.form, self.playing, self.board])
         self.add_class("mg-table-page")
+        self.add_class("mg-app")  # the game pages' sizes for a projector and a phone
 
     def _game_changed(self) -> None:
         seats = TABLE_GAMES[self.game_choice.value]
@@ -280,7 +281,7 @@ class TablePage(w.VBox):
                     else _("empty seat"))
             you = f" ({_('you')})" if i == self.seat else ""
             turn = " ◀" if state.started and not state.is_over and state.to_move == i else ""
-            seats.append(f'<li data-seat="{i}" style="color:{PALETTE[i % len(PALETTE)]}">'
+            seats.append(f'<li data-seat="{i}" style="color:{TEXT_PALETTE[i % len(TEXT_PALETTE)]}">'
                          f"{esc(name + you + turn)}</li>")
         self.info.value = (
             f'<p style="font-size:20px">{esc(_game_title(state.game_name))} · '

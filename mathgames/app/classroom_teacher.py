@@ -50,6 +50,7 @@ STYLE = """<style>
 .mg-address { font-size: 22px; word-break: break-all; }
 .mg-students ul { columns: 4 180px; font-size: 19px; list-style: none; padding: 0; }
 .mg-students li { margin: 3px 0; }
+.mg-students small { font-size: 16px; }
 .mg-ranking table { border-collapse: collapse; font-size: 18px; }
 .mg-ranking td, .mg-ranking th { border: 1px solid #c8ced6; padding: 4px 10px; }
 .mg-grids { display: flex; flex-wrap: wrap; gap: 10px; }
@@ -100,10 +101,12 @@ class TeacherPage(w.VBox):
                                layout=w.Layout(width="auto"))
         self.auto.add_class("mg-auto-call")
         self.seconds = w.BoundedIntText(value=20, min=3, max=300, description=_("seconds"),
-                                        layout=w.Layout(width="160px"))
+                                        style={"description_width": "initial"},
+                                        layout=w.Layout(width="auto"))
         self.auto.observe(lambda _c: self._auto_changed(), "value")
         self.typed = w.BoundedIntText(value=1, min=1, max=13, description=_("Card"),
-                                      layout=w.Layout(width="140px"))
+                                      style={"description_width": "initial"},
+                                      layout=w.Layout(width="auto"))
         self.typed_button = w.Button(description=_("Call this card"),
                                      layout=w.Layout(width="auto"))
         self.typed_button.add_class("mg-call-typed")
@@ -135,6 +138,7 @@ class TeacherPage(w.VBox):
         self._chart_for: tuple[int, ...] | None = None
         super().__init__([w.HTML(STYLE), w.HBox([self.open_button]), self.keeper, self.game])
         self.add_class("mg-teacher-page")
+        self.add_class("mg-app")  # the game pages' sizes for a projector and a phone
 
     # -- the class -----------------------------------------------------------------------------
     def open_class(self) -> None:
@@ -300,27 +304,33 @@ class TeacherPage(w.VBox):
         keys = sorted(counts)
         histogram = bq.Bars(x=keys, y=[counts[k] / len(sample) for k in keys],
                             scales={"x": hx, "y": hy}, colors=["#E69F00"], padding=0.05,
-                            labels=[_("random placements of these numbers")],
-                            display_legend=True)
+                            labels=[_("random placements of these numbers")])
         top = max(counts.values()) / len(sample)
         class_marks = bq.Scatter(x=points, y=[top * 1.05] * len(points),
                                  scales={"x": hx, "y": hy}, colors=["#0072B2"],
-                                 labels=[_("class")], display_legend=True)
+                                 labels=[_("class")])
         right = bq.Figure(marks=[histogram, class_marks],
                           axes=[bq.Axis(scale=hx, label=_("points")),
                                 bq.Axis(scale=hy, orientation="vertical", tick_format=".0%",
                                         label=_("share of random players"))],
                           title=_("A random player on the same numbers"),
-                          legend_location="top-left",
                           fig_margin={"top": 50, "bottom": 50, "left": 70, "right": 20},
                           layout=w.Layout(width="560px", height="400px"))
-        # The key of the lines as text below the chart (a legend box would cover the bars).
+        # The keys as text below the charts (a legend box would cover the bars or the
+        # class's dots above them).
         key = w.HTML("<ul class='mg-chart-key' style='list-style:none;padding:0;margin:0 0 0 "
                      "60px;font-size:16px'>" + "".join(
                          f"<li><span style='display:inline-block;width:28px;height:4px;"
                          f"background:{colour};vertical-align:middle'></span> {esc(label)}: "
                          f"<b>{value:g}</b></li>" for label, value, colour in lines) + "</ul>")
-        box = w.HBox([w.VBox([left, key]), right])
+        right_key = w.HTML(
+            "<ul class='mg-chart-key' style='list-style:none;padding:0;margin:0 0 0 70px;"
+            "font-size:16px'><li><span style='display:inline-block;width:14px;height:14px;"
+            f"background:#E69F00;vertical-align:middle'></span> "
+            f"{esc(_('random placements of these numbers'))}</li><li><span style='display:"
+            "inline-block;width:12px;height:12px;border-radius:6px;background:#0072B2;"
+            f"vertical-align:middle;margin:0 1px'></span> {esc(_('class'))}</li></ul>")
+        box = w.HBox([w.VBox([left, key]), w.VBox([right, right_key])])
         box.add_class("mg-class-chart")
         return box
 

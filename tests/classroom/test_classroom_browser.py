@@ -19,6 +19,7 @@ import zxingcpp
 from PIL import Image
 
 from mathgames.classroom.service import Classroom
+from mathgames.classroom.session import TABLE_GAMES
 from mathgames.classroom.store import open_store
 from mathgames.halma.bots import GreedyBot
 from mathgames.matematiko.match import cell_name
@@ -146,6 +147,8 @@ def test_a_whole_class_game_with_a_reload(classroom_server: tuple[str, str], dev
     assert teacher.locator(".mg-csv-link").get_attribute("href").startswith("data:text/csv")
     for page in students:
         page.wait_for_selector('.mg-join-line:has-text("Game over")')
+    # a window as tall as the results: a taller element is cut off in its screenshot
+    teacher.set_viewport_size({"width": 1280, "height": 1200})
     teacher.wait_for_timeout(1000)  # let the charts draw
     keep_screenshot(teacher.locator(".mg-class-results"), "classroom_results.png")
     # what the pages showed is what the log says
@@ -229,3 +232,87 @@ def test_a_forged_pass_from_a_page_script_is_refused(classroom_server: tuple[str
         store.close()
     assert state.students[victim].cells == []  # nothing was placed for Vera
     assert "Mallory" in {s.name for s in state.students.values()}
+
+
+#: Labels and buttons whose text does not fit, anywhere on the page.
+CUT_JS = """() => Array.from(document.querySelectorAll(
+    'button, .widget-button, .widget-label, .mg-header a'))
+  .filter(b => b.offsetParent !== null && b.clientWidth > 0)
+  .filter(b => b.scrollWidth > b.clientWidth + 0.5)
+  .map(b => (b.textContent || b.title).trim() + ` (${b.scrollWidth} > ${b.clientWidth})`)"""
+#: How far the page reaches beyond the window's width (a phone would scroll sideways).
+SIDEWAYS_JS = "() => document.documentElement.scrollWidth - window.innerWidth"
+#: Text the teacher projects, under 16 CSS px (as on the game pages), but for the QR code.
+SMALL_JS = """min => { const small = new Set();
+  const walker = document.createTreeWalker(document.querySelector('.mg-page-body') || document.body,
+                                           NodeFilter.SHOW_TEXT);
+  while (walker.nextNode()) { const node = walker.currentNode, e = node.parentElement;
+    if (!node.textContent.trim() || !e || e.closest('svg, .mg-header, .mg-class-results')
+        || e.offsetParent === null) continue;
+    const size = parseFloat(getComputedStyle(e).fontSize);
+    if (size < min) small.add(node.textContent.trim().slice(0, 30) + ` (${size} px)`); }
+  return Array.from(small).slice(0, 8); }"""
+
+
+def page_problems(page: Any, lang: str, where: str) -> list[str]:
+    """What is wrong with a classroom page as it is now: cut labels, sideways
+    scrolling, English in another language, axe-core's serious findings."""
+    from tests.app.test_layout_browser import axe_violations, english_left, wait_layout
+
+    wait_layout(page)
+    problems = [f"{where}: cut {t}" for t in page.evaluate(CUT_JS)]
+    if (sideways := page.evaluate(SIDEWAYS_JS)) > 0.5:
+        problems.append(f"{where}: {sideways} px wider than the window")
+    if lang != "en":
+        problems += [f"{where}: English text {t!r}" for t in english_left(page, lang)]
+    problems += [f"{where}: axe {v}" for v in axe_violations(page)]
+    return problems
+
+
+@pytest.mark.parametrize("lang", ["en", "pl", "cs", "ru"])
+def test_class_pages_fit_a_projector_and_a_phone_in_every_language(
+        classroom_server: tuple[str, str], device: Any, lang: str) -> None:
+    base, _store_url = classroom_server
+    projector, phone = {"width": 1280, "height": 720}, {"width": 390, "height": 844}
+    teacher = device()
+    teacher.set_viewport_size(projector)
+    teacher.goto(f"{base}/voila/render/teacher.ipynb?lang={lang}", wait_until="domcontentloaded")
+    wait_rendered(teacher, ".mg-open-class")
+    teacher.locator(".mg-open-class").click()
+    teacher.wait_for_selector(".mg-class-code", state="visible")
+    code = teacher.locator(".mg-class-code").get_attribute("data-code")
+    student = device()
+    student.set_viewport_size(phone)
+    student.goto(f"{base}/voila/render/join.ipynb?lang={lang}&code={code}",
+                 wait_until="domcontentloaded")
+    wait_rendered(student, ".mg-join-button")
+    problems = page_problems(student, lang, "join form, phone")
+    student.locator(".mg-join-form input").nth(1).fill("Zuzana")
+    student.locator(".mg-join-form input").nth(1).press("Enter")
+    student.locator(".mg-join-button").click()
+    student.wait_for_selector(".mg-join-line", state="visible")
+    teacher.locator(".mg-call-button").click()
+    wait_status(student, 0, 1)
+    problems += page_problems(student, lang, "join grid, phone")
+    teacher.wait_for_selector('.mg-call-progress p[data-called="1"]')
+    problems += page_problems(teacher, lang, "teacher, projector")
+    problems += [f"teacher, projector: small text {t}" for t in teacher.evaluate(SMALL_JS, 16)]
+    teacher.set_viewport_size(phone)
+    problems += page_problems(teacher, lang, "teacher, phone")
+    table = device()
+    table.set_viewport_size(phone)
+    table.goto(f"{base}/voila/render/table.ipynb?lang={lang}", wait_until="domcontentloaded")
+    wait_rendered(table, ".mg-join-table")
+    problems += page_problems(table, lang, "table form, phone")
+    table.locator(".mg-table-form input").first.fill("Zuzana")
+    table.locator(".mg-table-form input").first.press("Enter")
+    table.locator(".mg-table-form select").first.select_option(
+        index=list(TABLE_GAMES).index("triomino"))
+    table.locator(".mg-open-table").click()
+    table.locator(".mg-start-table").click()
+    table.wait_for_selector(".mg-table-line", state="visible")
+    table.wait_for_selector(".mathgames-board [data-cell]")
+    problems += page_problems(table, lang, "Triomino table, phone")
+    assert problems == [], "\n".join(problems)
+    for page in (teacher, student, table):
+        assert page.mg_errors == []
