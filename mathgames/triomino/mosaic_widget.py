@@ -142,6 +142,7 @@ class MosaicApp(w.VBox):
         super().__init__([self.title, self.mode_select, self.resume, self.status, self.board,
                           self.message, edit_row, selection_row, file_row, self.help])
         self.add_class("mg-mosaic")
+        self.add_class("mg-app")  # the game pages' sizes: labels and buttons fit, 16 px text
         self.board.on_cell_click(self._on_cell)
         self.board.on_key(self._on_key)
         self.undo_button.on_click(lambda _b: self.undo())
@@ -188,7 +189,7 @@ class MosaicApp(w.VBox):
             self.upload.description = _("Load (JSON)")
             for key, button in self.move_buttons.items():
                 button.tooltip = _("Move the selection (key {key})").format(key=key)
-            self.help.value = "<p style='font-size:15px'>" + esc(_(
+            self.help.value = "<p>" + esc(_(
                 "Click an empty triangle to place a tile, click a tile to take it off. "
                 "With Select, click tiles to choose them, then rotate, mirror or move them. "
                 "Keys: arrows move the cursor, Enter places or selects, R rotates, M mirrors, "
@@ -411,7 +412,7 @@ class MosaicApp(w.VBox):
                 links.append(_data_link(blank.encode("utf-8"), "image/svg+xml",
                                         f"{name}-puzzle.svg", _("Empty outline (SVG)"),
                                         "mg-download-outline"))
-        self.downloads.value = '<span style="font-size:15px">' + " &nbsp; ".join(links) + "</span>"
+        self.downloads.value = '<span style="font-size:16px">' + " &nbsp; ".join(links) + "</span>"
 
     # -- saving -----------------------------------------------------------------------------
     def save(self) -> str:

@@ -68,13 +68,19 @@ OVERFLOW_JS = """() => Array.from(document.querySelectorAll(
 #: Text on a game page at least this big (CSS px), for a projector.
 MIN_TEXT_PX = 16.0
 SMALL_TEXT_JS = """min => { const small = new Set();
-  const walker = document.createTreeWalker(document.querySelector('.mg-app'),
+  const walker = document.createTreeWalker(document.querySelector('.mg-app') || document.body,
                                            NodeFilter.SHOW_TEXT);
   while (walker.nextNode()) { const node = walker.currentNode, e = node.parentElement;
     if (!node.textContent.trim() || !e || e.closest('svg') || e.offsetParent === null) continue;
     const size = parseFloat(getComputedStyle(e).fontSize);
     if (size < min) small.add(node.textContent.trim().slice(0, 30) + ` (${size} px)`); }
   return Array.from(small).slice(0, 8); }"""
+#: Labels and buttons whose text does not fit, anywhere on the page (not only in the app).
+PAGE_CUT_JS = """() => Array.from(document.querySelectorAll(
+    'button, .widget-button, .widget-toggle-button, .widget-upload, .widget-label, .mg-header a'))
+  .filter(b => b.offsetParent !== null && b.clientWidth > 0)
+  .filter(b => b.scrollWidth > b.clientWidth + 0.5)
+  .map(b => (b.textContent || b.title).trim() + ` (${b.scrollWidth} > ${b.clientWidth})`)"""
 LABEL_CUT_JS = """() => Array.from(document.querySelectorAll('.mg-app .widget-label'))
   .filter(l => l.offsetParent !== null && l.clientWidth > 0 && l.scrollWidth > l.clientWidth + 0.5)
   .map(l => l.textContent.trim() + ` (${l.scrollWidth} > ${l.clientWidth})`)"""
@@ -245,6 +251,25 @@ def test_game_page_fits_speaks_the_language_and_passes_axe(
     if lang != "en":
         problems += [f"How to play: English text {t!r}" for t in english_left(page, lang)]
     problems += [f"axe, How to play: {v}" for v in axe_violations(page)]
+    assert problems == [], "\n".join(problems)
+    assert page.mg_errors == []
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_mosaic_page_fits_speaks_the_language_and_passes_axe(
+        page: Any, voila_url: str, lang: str) -> None:
+    page.set_viewport_size(PROJECTOR)
+    page.goto(f"{voila_url}/voila/render/mosaic.ipynb?lang={lang}", wait_until="domcontentloaded")
+    wait_rendered(page, ".mg-mosaic-board .mathgames-board")
+    problems: list[str] = []
+    for name, size in (("projector", PROJECTOR), ("phone", PHONE)):
+        page.set_viewport_size(size)
+        wait_layout(page)
+        problems += [f"{name}: cut label {t}" for t in page.evaluate(PAGE_CUT_JS)]
+        problems += [f"{name}: small text {t}" for t in page.evaluate(SMALL_TEXT_JS, MIN_TEXT_PX)]
+    if lang != "en":
+        problems += [f"English text {t!r}" for t in english_left(page, lang)]
+    problems += [f"axe: {v}" for v in axe_violations(page)]
     assert problems == [], "\n".join(problems)
     assert page.mg_errors == []
 

@@ -234,12 +234,6 @@ def test_a_forged_pass_from_a_page_script_is_refused(classroom_server: tuple[str
     assert "Mallory" in {s.name for s in state.students.values()}
 
 
-#: Labels and buttons whose text does not fit, anywhere on the page.
-CUT_JS = """() => Array.from(document.querySelectorAll(
-    'button, .widget-button, .widget-label, .mg-header a'))
-  .filter(b => b.offsetParent !== null && b.clientWidth > 0)
-  .filter(b => b.scrollWidth > b.clientWidth + 0.5)
-  .map(b => (b.textContent || b.title).trim() + ` (${b.scrollWidth} > ${b.clientWidth})`)"""
 #: How far the page reaches beyond the window's width (a phone would scroll sideways).
 SIDEWAYS_JS = "() => document.documentElement.scrollWidth - window.innerWidth"
 #: Text the teacher projects, under 16 CSS px (as on the game pages), but for the QR code.
@@ -257,10 +251,15 @@ SMALL_JS = """min => { const small = new Set();
 def page_problems(page: Any, lang: str, where: str) -> list[str]:
     """What is wrong with a classroom page as it is now: cut labels, sideways
     scrolling, English in another language, axe-core's serious findings."""
-    from tests.app.test_layout_browser import axe_violations, english_left, wait_layout
+    from tests.app.test_layout_browser import (
+        PAGE_CUT_JS,
+        axe_violations,
+        english_left,
+        wait_layout,
+    )
 
     wait_layout(page)
-    problems = [f"{where}: cut {t}" for t in page.evaluate(CUT_JS)]
+    problems = [f"{where}: cut {t}" for t in page.evaluate(PAGE_CUT_JS)]
     if (sideways := page.evaluate(SIDEWAYS_JS)) > 0.5:
         problems.append(f"{where}: {sideways} px wider than the window")
     if lang != "en":

@@ -68,7 +68,9 @@ def test_a_puzzle_in_progress_for_the_readme(notebook_page: Any) -> None:
     page.wait_for_function(
         "text => document.querySelector('.mg-mosaic .mg-status').textContent.includes(text)",
         arg=f"{len(half)} of {len(cells)}")
-    page.locator(".mg-mosaic-board").scroll_into_view_if_needed()
+    # a window as tall as the app: a taller element is cut off in its screenshot
+    page.set_viewport_size({"width": 1280, "height": 1300})
+    page.wait_for_timeout(400)
     shots = ARTIFACTS / "screenshots"
     shots.mkdir(parents=True, exist_ok=True)
     path = shots / "mosaic_puzzle.png"
