@@ -364,11 +364,11 @@ def _describe(figures: Mapping[str, float]) -> str:
 
 #: What ``bench/levels.py`` measured for each level on the Halma board, the dearer
 #: of the two (2 players, 200 games a rung; median CPU time a move). On the star:
-#: 100 % (easy against random), 94.2 % and 100 %, at 0.04, 0.79 and 12.6 ms a move.
+#: 100 % (easy against random), 94.2 % and 100 %, at 0.05, 1.09 and 16.0 ms a move.
 LEVEL_FIGURES: dict[str, dict[str, float]] = {
-    "easy": {"rate": 100.0, "games": 200, "ms": 0.12, "below": 0},
-    "medium": {"rate": 89.8, "games": 200, "ms": 2.55, "below": 1},
-    "hard": {"rate": 100.0, "games": 200, "ms": 40.7, "below": 1},
+    "easy": {"rate": 100.0, "games": 200, "ms": 0.16, "below": 0},
+    "medium": {"rate": 89.8, "games": 200, "ms": 3.18, "below": 1},
+    "hard": {"rate": 100.0, "games": 200, "ms": 51.3, "below": 1},
 }
 
 _LEVEL_BOTS: dict[str, Callable[[int, Clock], _Bot]] = {

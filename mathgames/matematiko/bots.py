@@ -754,10 +754,10 @@ def _describe(figures: Mapping[str, float]) -> str:
 #: What ``bench/levels.py --only matematiko`` measured for each level (1,000 seeded
 #: deals; ``ms``: median CPU time a number, one core).
 LEVEL_FIGURES: dict[str, dict[str, float]] = {
-    "easy": {"mean": 232.3, "deals": 1000, "ms": 0.2},
-    "medium": {"mean": 284.9, "deals": 1000, "ms": 0.23},
-    "hard": {"mean": 338.6, "deals": 1000, "ms": 0.26},
-    "expert": {"mean": 410.3, "deals": 1000, "ms": 34.1},
+    "easy": {"mean": 232.3, "deals": 1000, "ms": 0.15},
+    "medium": {"mean": 284.9, "deals": 1000, "ms": 0.18},
+    "hard": {"mean": 338.6, "deals": 1000, "ms": 0.2},
+    "expert": {"mean": 411.3, "deals": 1000, "ms": 28.5},
 }
 
 # The ladder: the quick target-odds evaluation (no lookahead, under 1 ms a number)
