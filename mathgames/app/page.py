@@ -216,16 +216,11 @@ STYLE = """
   .jp-OutputArea-output .widget-hbox { flex-wrap: wrap; }
   .jp-OutputArea-output .widget-button { flex-shrink: 0; max-width: 100%; height: auto;
     min-height: var(--jp-widgets-inline-height); white-space: normal; }
-  .jp-OutputArea-output .widget-html { max-width: 100% !important; min-width: 0 !important; }
   .jp-OutputArea-output .widget-html-content td, .jp-OutputArea-output .widget-html-content th {
     overflow-wrap: anywhere; }
   /* these keep the widgets' 2 px margin on each side */
-  .jp-OutputArea-output .widget-inline-hbox, .jp-OutputArea-output .widget-gridbox,
-  .jp-OutputArea-output .bqplot.figure {
+  .jp-OutputArea-output .widget-inline-hbox, .jp-OutputArea-output .bqplot.figure {
     max-width: calc(100% - 4px) !important; min-width: 0 !important; box-sizing: border-box; }
-  .jp-OutputArea-output .widget-gridbox:has(> .mg-lesson-cell) {
-    grid-template-columns: repeat(5, minmax(0, 1fr)) !important; }
-  .jp-OutputArea-output .mg-lesson-cell { width: auto !important; min-width: 0; }
 }
 </style>
 """
