@@ -56,6 +56,8 @@ STYLE = """<style>
 .mg-grids { display: flex; flex-wrap: wrap; gap: 10px; }
 .mg-grids figure { margin: 0; width: 230px; }
 .mg-call-progress { font-size: 24px; }
+.mg-chart-key { list-style: none; padding: 0; margin: 0 0 0 60px; font-size: 16px; }
+.mg-chart-key span { display: inline-block; vertical-align: middle; }
 </style>"""
 
 
@@ -318,18 +320,15 @@ class TeacherPage(w.VBox):
                           layout=w.Layout(width="560px", height="400px"))
         # The keys as text below the charts (a legend box would cover the bars or the
         # class's dots above them).
-        key = w.HTML("<ul class='mg-chart-key' style='list-style:none;padding:0;margin:0 0 0 "
-                     "60px;font-size:16px'>" + "".join(
-                         f"<li><span style='display:inline-block;width:28px;height:4px;"
-                         f"background:{colour};vertical-align:middle'></span> {esc(label)}: "
-                         f"<b>{value:g}</b></li>" for label, value, colour in lines) + "</ul>")
+        key = w.HTML("<ul class='mg-chart-key'>" + "".join(
+            f"<li><span style='width:28px;height:4px;background:{colour}'></span> "
+            f"{esc(label)}: <b>{value:g}</b></li>" for label, value, colour in lines) + "</ul>")
         right_key = w.HTML(
-            "<ul class='mg-chart-key' style='list-style:none;padding:0;margin:0 0 0 70px;"
-            "font-size:16px'><li><span style='display:inline-block;width:14px;height:14px;"
-            f"background:#E69F00;vertical-align:middle'></span> "
-            f"{esc(_('random placements of these numbers'))}</li><li><span style='display:"
-            "inline-block;width:12px;height:12px;border-radius:6px;background:#0072B2;"
-            f"vertical-align:middle;margin:0 1px'></span> {esc(_('class'))}</li></ul>")
+            "<ul class='mg-chart-key' style='margin-left:70px'>"
+            "<li><span style='width:14px;height:14px;background:#E69F00'></span> "
+            f"{esc(_('random placements of these numbers'))}</li>"
+            "<li><span style='width:12px;height:12px;border-radius:6px;background:#0072B2;"
+            f"margin:0 1px'></span> {esc(_('class'))}</li></ul>")
         box = w.HBox([w.VBox([left, key]), w.VBox([right, right_key])])
         box.add_class("mg-class-chart")
         return box
