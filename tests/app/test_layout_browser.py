@@ -159,6 +159,13 @@ def check_inside(page: Any, selectors: list[str], where: str) -> None:
             f"{where}: {selector} is not on screen without scrolling: {rect}")
 
 
+def wait_outputs(page: Any) -> None:
+    """Wait until a lesson's cells have all drawn their outputs (no spinner left)."""
+    page.wait_for_function(
+        "() => !document.querySelector('.jp-OutputArea-output .lm-Widget.jp-Spinner')")
+    page.wait_for_timeout(1500)  # the last outputs and charts
+
+
 def wait_layout(page: Any) -> None:
     page.wait_for_timeout(400)  # a resize: let the layout settle
     page.evaluate("() => new Promise(r => requestAnimationFrame(() => r(null)))")
@@ -290,9 +297,7 @@ def test_lesson_and_demo_pages_pass_axe(page: Any, voila_url: str, notebook: str
                                         shown: str) -> None:
     page.goto(f"{voila_url}/voila/render/{notebook}?lang=en", wait_until="domcontentloaded")
     wait_rendered(page, shown)
-    page.wait_for_function(
-        "() => !document.querySelector('.jp-OutputArea-output .lm-Widget.jp-Spinner')")
-    page.wait_for_timeout(1500)  # the last outputs and charts
+    wait_outputs(page)
     assert axe_violations(page) == []
 
 
@@ -313,9 +318,7 @@ def test_lesson_on_a_phone_fits_and_speaks_the_language(
     page.set_viewport_size(PHONE)  # opened on the phone: the charts take its width
     page.goto(f"{voila_url}/voila/render/{path}?lang={lang}", wait_until="domcontentloaded")
     wait_rendered(page, ".mg-header")
-    page.wait_for_function(
-        "() => !document.querySelector('.jp-OutputArea-output .lm-Widget.jp-Spinner')")
-    page.wait_for_timeout(1500)  # the last outputs and charts
+    wait_outputs(page)
     problems = [f"cut label {t}" for t in page.evaluate(PAGE_CUT_JS)]
     problems += [f"scrolls sideways: {t}" for t in page.evaluate(SIDEWAYS_BOXES_JS)]
     if lang != "en":

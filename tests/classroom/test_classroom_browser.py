@@ -23,6 +23,16 @@ from mathgames.classroom.session import TABLE_GAMES
 from mathgames.classroom.store import open_store
 from mathgames.halma.bots import GreedyBot
 from mathgames.matematiko.match import cell_name
+from tests.app.test_layout_browser import (
+    MIN_TEXT_PX,
+    PAGE_CUT_JS,
+    PHONE,
+    PROJECTOR,
+    SMALL_TEXT_JS,
+    axe_violations,
+    english_left,
+    wait_layout,
+)
 from tests.conftest import ARTIFACTS, NOTEBOOKS, ROOT, Server, wait_rendered
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
@@ -74,8 +84,9 @@ def device(browser: Any) -> Iterator[Any]:
         context.close()
 
 
-def open_page(page: Any, base: str, notebook: str, query: str, wait_for: str) -> Any:
-    page.goto(f"{base}/voila/render/{notebook}?lang=en{query}", wait_until="domcontentloaded")
+def open_page(page: Any, base: str, notebook: str, query: str, wait_for: str,
+              lang: str = "en") -> Any:
+    page.goto(f"{base}/voila/render/{notebook}?lang={lang}{query}", wait_until="domcontentloaded")
     wait_rendered(page, wait_for)
     return page
 
@@ -90,6 +101,11 @@ def keep_screenshot(page: Any, name: str) -> None:
 
 def join_class(page: Any, base: str, code: str, name: str) -> None:
     open_page(page, base, "join.ipynb", f"&code={code}", ".mg-join-button")
+    submit_join(page, name)
+
+
+def submit_join(page: Any, name: str) -> None:
+    """On the join page: type ``name`` and join the class whose code the page holds."""
     page.locator(".mg-join-form input").nth(1).fill(name)
     page.locator(".mg-join-form input").nth(1).press("Enter")  # the value reaches the kernel
     page.locator(".mg-join-button").click()
@@ -236,28 +252,11 @@ def test_a_forged_pass_from_a_page_script_is_refused(classroom_server: tuple[str
 
 #: How far the page reaches beyond the window's width (a phone would scroll sideways).
 SIDEWAYS_JS = "() => document.documentElement.scrollWidth - window.innerWidth"
-#: Text the teacher projects, under 16 CSS px (as on the game pages), but for the QR code.
-SMALL_JS = """min => { const small = new Set();
-  const walker = document.createTreeWalker(document.querySelector('.mg-page-body') || document.body,
-                                           NodeFilter.SHOW_TEXT);
-  while (walker.nextNode()) { const node = walker.currentNode, e = node.parentElement;
-    if (!node.textContent.trim() || !e || e.closest('svg, .mg-header, .mg-class-results')
-        || e.offsetParent === null) continue;
-    const size = parseFloat(getComputedStyle(e).fontSize);
-    if (size < min) small.add(node.textContent.trim().slice(0, 30) + ` (${size} px)`); }
-  return Array.from(small).slice(0, 8); }"""
 
 
 def page_problems(page: Any, lang: str, where: str) -> list[str]:
     """What is wrong with a classroom page as it is now: cut labels, sideways
     scrolling, English in another language, axe-core's serious findings."""
-    from tests.app.test_layout_browser import (
-        PAGE_CUT_JS,
-        axe_violations,
-        english_left,
-        wait_layout,
-    )
-
     wait_layout(page)
     problems = [f"{where}: cut {t}" for t in page.evaluate(PAGE_CUT_JS)]
     if (sideways := page.evaluate(SIDEWAYS_JS)) > 0.5:
@@ -272,36 +271,29 @@ def page_problems(page: Any, lang: str, where: str) -> list[str]:
 def test_class_pages_fit_a_projector_and_a_phone_in_every_language(
         classroom_server: tuple[str, str], device: Any, lang: str) -> None:
     base, _store_url = classroom_server
-    projector, phone = {"width": 1280, "height": 720}, {"width": 390, "height": 844}
     teacher = device()
-    teacher.set_viewport_size(projector)
-    teacher.goto(f"{base}/voila/render/teacher.ipynb?lang={lang}", wait_until="domcontentloaded")
-    wait_rendered(teacher, ".mg-open-class")
+    teacher.set_viewport_size(PROJECTOR)
+    open_page(teacher, base, "teacher.ipynb", "", ".mg-open-class", lang)
     teacher.locator(".mg-open-class").click()
     teacher.wait_for_selector(".mg-class-code", state="visible")
     code = teacher.locator(".mg-class-code").get_attribute("data-code")
     student = device()
-    student.set_viewport_size(phone)
-    student.goto(f"{base}/voila/render/join.ipynb?lang={lang}&code={code}",
-                 wait_until="domcontentloaded")
-    wait_rendered(student, ".mg-join-button")
+    student.set_viewport_size(PHONE)
+    open_page(student, base, "join.ipynb", f"&code={code}", ".mg-join-button", lang)
     problems = page_problems(student, lang, "join form, phone")
-    student.locator(".mg-join-form input").nth(1).fill("Zuzana")
-    student.locator(".mg-join-form input").nth(1).press("Enter")
-    student.locator(".mg-join-button").click()
-    student.wait_for_selector(".mg-join-line", state="visible")
+    submit_join(student, "Zuzana")
     teacher.locator(".mg-call-button").click()
     wait_status(student, 0, 1)
     problems += page_problems(student, lang, "join grid, phone")
     teacher.wait_for_selector('.mg-call-progress p[data-called="1"]')
     problems += page_problems(teacher, lang, "teacher, projector")
-    problems += [f"teacher, projector: small text {t}" for t in teacher.evaluate(SMALL_JS, 16)]
-    teacher.set_viewport_size(phone)
+    problems += [f"teacher, projector: small text {t}"
+                 for t in teacher.evaluate(SMALL_TEXT_JS, MIN_TEXT_PX)]
+    teacher.set_viewport_size(PHONE)
     problems += page_problems(teacher, lang, "teacher, phone")
     table = device()
-    table.set_viewport_size(phone)
-    table.goto(f"{base}/voila/render/table.ipynb?lang={lang}", wait_until="domcontentloaded")
-    wait_rendered(table, ".mg-join-table")
+    table.set_viewport_size(PHONE)
+    open_page(table, base, "table.ipynb", "", ".mg-join-table", lang)
     problems += page_problems(table, lang, "table form, phone")
     table.locator(".mg-table-form input").first.fill("Zuzana")
     table.locator(".mg-table-form input").first.press("Enter")
