@@ -55,6 +55,7 @@ STYLE = """<style>
 .mg-ranking td, .mg-ranking th { border: 1px solid #c8ced6; padding: 4px 10px; }
 .mg-grids { display: flex; flex-wrap: wrap; gap: 10px; }
 .mg-grids figure { margin: 0; width: 230px; }
+.mg-closeup svg { display: block; width: 620px; max-width: 100%; height: auto; }
 .mg-call-progress { font-size: 24px; }
 .mg-chart-key { list-style: none; padding: 0; margin: 0 0 0 60px; font-size: 16px; }
 .mg-chart-key span { display: inline-block; vertical-align: middle; }
@@ -127,13 +128,25 @@ class TeacherPage(w.VBox):
         self.ranking.add_class("mg-ranking")
         self.grids = w.HTML("")
         self.grids.add_class("mg-grids-widget")
+        # one grid drawn large, for the class to talk about on the projector
+        self.closeup_pick = w.Dropdown(options=[], description=_("Show up close"),
+                                       style={"description_width": "initial"},
+                                       layout=w.Layout(width="auto"))
+        self.closeup_pick.add_class("mg-closeup-pick")
+        self.closeup_pick.observe(self._closeup_picked, "value")
+        self._winner_shown = True  # until the teacher picks another grid
+        self.closeup = w.HTML("")
+        self.closeup.add_class("mg-closeup")
         self.export = w.HTML("")
         self.export.add_class("mg-csv")
         self.chart_box = w.VBox([])
         self.tables = w.HTML("")
         self.tables.add_class("mg-tables")
-        self.results = w.VBox([self.ranking, self.chart_box, self.grids, self.export])
+        self.results = w.VBox([self.ranking, w.HBox([self.closeup_pick]), self.closeup,
+                               self.chart_box,
+                               self.grids, self.export])
         self.results.add_class("mg-class-results")
+        self.results.layout.display = "none"
         self.game = w.VBox([self.top, self.controls, self.message, self.progress, self.students,
                             self.results, self.tables])
         self.game.layout.display = "none"
@@ -161,6 +174,7 @@ class TeacherPage(w.VBox):
 
     def _enter(self, state: ClassState, token: str) -> None:
         self.state, self.token = state, token
+        self._winner_shown = True
         self.keeper.storage_value = json.dumps({"code": state.code, "token": token})
         self.game.layout.display = None
         if self.feed is not None:
@@ -246,6 +260,8 @@ class TeacherPage(w.VBox):
         self.students.value = f"<h3>{esc(title)}</h3><ul>{''.join(items)}</ul>"
         self.call_button.disabled = state.is_over
         self.typed_button.disabled = state.is_over
+        # the results of a class opened before on this page go when a new one opens
+        self.results.layout.display = None if state.is_over else "none"
         if state.is_over:
             self.show_results()
 
@@ -262,6 +278,15 @@ class TeacherPage(w.VBox):
             f'<figure>{render_grid(s.grid, placing=False, player=s.name)}</figure>'
             for s in (state.students[x.pid] for x in state.standings()))
         self.grids.value = f'<div class="mg-grids">{figures}</div>'
+        # the winner first; a grid already shown stays shown when the results redraw
+        options = [(f"{s.rank}. {s.name} ({s.points})", s.pid) for s in state.standings()]
+        if list(self.closeup_pick.options) != options:
+            winner_shown, shown = self._winner_shown, self.closeup_pick.value
+            pids = [pid for _label, pid in options]
+            self.closeup_pick.options = options
+            self.closeup_pick.value = pids[0] if winner_shown or shown not in pids else shown
+            self._winner_shown = winner_shown
+        self._show_closeup()
         csv_link = "data:text/csv;charset=utf-8," + quote(state.csv())
         self.export.value = (f'<a class="mg-csv-link" download="class-{esc(state.code)}.csv" '
                              f'href="{esc(csv_link)}">{esc(_("Download the results (CSV)"))}</a>')
@@ -269,6 +294,18 @@ class TeacherPage(w.VBox):
         if key != self._chart_for:
             self._chart_for = key
             self.chart_box.children = [self.chart()]
+
+    def _closeup_picked(self, change: dict[str, Any]) -> None:
+        options = self.closeup_pick.options
+        self._winner_shown = bool(options) and change["new"] == options[0][1]
+        self._show_closeup()
+
+    def _show_closeup(self) -> None:
+        """Draw the grid picked in "Show up close" large (nothing before the results)."""
+        state = self.state
+        student = None if state is None else state.students.get(self.closeup_pick.value)
+        self.closeup.value = ("" if student is None else
+                              render_grid(student.grid, placing=False, player=student.name))
 
     def chart(self) -> w.Widget:
         """The class's scores beside a random player and the bots on the same numbers."""

@@ -164,9 +164,18 @@ def test_a_whole_class_game_with_a_reload(classroom_server: tuple[str, str], dev
     for page in students:
         page.wait_for_selector('.mg-join-line:has-text("Game over")')
     # a window as tall as the results: a taller element is cut off in its screenshot
-    teacher.set_viewport_size({"width": 1280, "height": 1200})
+    teacher.set_viewport_size({"width": 1280, "height": 1900})
     teacher.wait_for_timeout(1000)  # let the charts draw
     keep_screenshot(teacher.locator(".mg-class-results"), "classroom_results.png")
+    # the teacher shows the third's grid up close: as large as a student's own on the projector
+    teacher.set_viewport_size(PROJECTOR)
+    third = teacher.locator(".mg-ranking td:nth-child(2)").nth(2).text_content()
+    teacher.locator(".mg-closeup-pick select").select_option(index=2)
+    teacher.wait_for_function(
+        "name => document.querySelector('.mg-closeup svg')?.textContent.includes(name)", arg=third)
+    assert teacher.locator(".mg-closeup svg").bounding_box()["width"] >= 600
+    assert teacher.locator(".mg-closeup .mg-number").count() == 25
+    assert axe_violations(teacher) == []
     # what the pages showed is what the log says
     store = open_store(store_url)
     try:

@@ -91,6 +91,34 @@ def test_a_class_game_across_pages_with_a_reload(in_thread: Callable[..., None])
         assert teacher.chart_box.children and "data:text/csv" in teacher.export.value
         assert "Game over" in students[0].status.value
         assert teacher.state.csv().count("\n") == 4
+        # the winner's grid up close first; any student's on request
+        standings = teacher.state.standings()
+        assert teacher.closeup_pick.value == standings[0].pid
+        assert [label for label, _pid in teacher.closeup_pick.options] == [
+            f"{s.rank}. {s.name} ({s.points})" for s in standings]
+        # the ranking changes (the last placements come in after the last call): the
+        # close-up follows the winner until the teacher picks a grid
+        final, flipped = teacher.state, teacher.state.copy()
+        first, last = (flipped.students[s.pid] for s in (standings[0], standings[-1]))
+        first.grid, last.grid = [None] * 25, first.grid  # the winner's grid is the last one's
+        teacher.state = flipped
+        teacher.show_results()
+        winner = flipped.standings()[0].pid
+        assert winner != first.pid and teacher.closeup_pick.value == winner
+        assert f'data-total="{flipped.students[winner].points}"' in teacher.closeup.value
+        teacher.state = final
+        teacher.show_results()
+        last = teacher.state.students[standings[-1].pid]
+        teacher.closeup_pick.value = last.pid
+        assert last.name in teacher.closeup.value
+        assert teacher.closeup.value.count('class="mg-number"') == 25
+        assert f'data-total="{last.points}"' in teacher.closeup.value
+        teacher.redraw()  # a redraw keeps the grid the teacher picked
+        assert teacher.closeup_pick.value == last.pid
+        # a new class on the same page starts without the last one's results
+        teacher.open_class()
+        assert teacher.results.layout.display == "none"
+        assert teacher.state.code != code
 
     in_thread(body)
 
