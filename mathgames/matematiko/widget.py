@@ -213,9 +213,10 @@ class MatematikoApp(w.VBox):
         self.code_input.style.description_width = "initial"
         self.names_box.children[0].layout.display = "none"
         self.new_code_button.tooltip = _("A new game code")
-        self.names_input.description = (
-            _("Players (one name per line)") if self.mode_select.value == "class"
-            else _("Your name"))
+        together = self.mode_select.value == "class"
+        self.names_input.description = (_("Players (one name per line)") if together
+                                        else _("Your name"))
+        self.names_input.rows = 4 if together else 1  # a list of names, or one
         self.names_input.style.description_width = "initial"
         self.names_input.placeholder = _("Player 1")
         self.bots_label.value = esc(_("Bots that play along:"))

@@ -84,6 +84,16 @@ PAGE_CUT_JS = """() => Array.from(document.querySelectorAll(
 LABEL_CUT_JS = """() => Array.from(document.querySelectorAll('.mg-app .widget-label'))
   .filter(l => l.offsetParent !== null && l.clientWidth > 0 && l.scrollWidth > l.clientWidth + 0.5)
   .map(l => l.textContent.trim() + ` (${l.scrollWidth} > ${l.clientWidth})`)"""
+#: Forms whose fields start at different x (each field's own label beside it): one line per
+#: box of fields, as "label@x" of each field.
+FIELDS_APART_JS = """() => Array.from(document.querySelectorAll('.mg-app .widget-vbox')).map(box =>
+    Array.from(box.children)
+      .filter(c => c.matches('.widget-text, .widget-dropdown, .widget-textarea')
+                   && c.offsetParent !== null)
+      .map(c => [c.querySelector('.widget-label')?.textContent.trim(), Math.round(
+                 c.querySelector('input, select, textarea').getBoundingClientRect().left)]))
+  .filter(fields => new Set(fields.map(f => f[1])).size > 1)
+  .map(fields => fields.map(f => f[0] + '@' + f[1]).join(', '))"""
 NULL_TIPS_JS = """() => Array.from(document.querySelectorAll('[title], [aria-label]'))
   .filter(e => e.getClientRects().length > 0)
   .filter(e => ['null', 'undefined', ''].includes((e.getAttribute('title') ?? 'x').trim())
@@ -188,6 +198,9 @@ def test_game_page_fits_speaks_the_language_and_passes_axe(
         problems += [f"set-up {size['width']}: cut label {t}"
                      for t in page.evaluate(LABEL_CUT_JS)]
         problems += [f"set-up: small text {t}" for t in page.evaluate(SMALL_TEXT_JS, MIN_TEXT_PX)]
+        if size == PHONE:
+            problems += [f"set-up on a phone: fields apart: {t}"
+                         for t in page.evaluate(FIELDS_APART_JS)]
         rect = page.evaluate(RECT_JS, ".mg-start")
         if rect["right"] > rect["vw"] + 0.5:
             problems.append(f"set-up {size['width']}: the Start button sticks out: {rect}")

@@ -24,6 +24,7 @@ from mathgames.classroom.store import open_store
 from mathgames.halma.bots import GreedyBot
 from mathgames.matematiko.match import cell_name
 from tests.app.test_layout_browser import (
+    FIELDS_APART_JS,
     MIN_TEXT_PX,
     PAGE_CUT_JS,
     PHONE,
@@ -264,10 +265,12 @@ SIDEWAYS_JS = "() => document.documentElement.scrollWidth - window.innerWidth"
 
 
 def page_problems(page: Any, lang: str, where: str) -> list[str]:
-    """What is wrong with a classroom page as it is now: cut labels, sideways
-    scrolling, English in another language, axe-core's serious findings."""
+    """What is wrong with a classroom page as it is now: cut labels, a form's fields
+    not lined up, sideways scrolling, English in another language, axe-core's serious
+    findings."""
     wait_layout(page)
     problems = [f"{where}: cut {t}" for t in page.evaluate(PAGE_CUT_JS)]
+    problems += [f"{where}: fields apart {t}" for t in page.evaluate(FIELDS_APART_JS)]
     if (sideways := page.evaluate(SIDEWAYS_JS)) > 0.5:
         problems.append(f"{where}: {sideways} px wider than the window")
     if lang != "en":

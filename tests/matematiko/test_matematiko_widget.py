@@ -165,3 +165,13 @@ def test_loading_lets_bots_catch_up_and_refuses_unknown_bots():
     with pytest.raises(CorruptSaveError, match="unknown bot"):
         app.load(json.dumps({"app": "matematiko", "mode": "class", "match": odd.to_dict()}))
     assert app.save() == before
+
+
+def test_the_names_field_has_one_line_alone_and_four_for_a_class():
+    app = MatematikoApp(mode="solitaire")
+    assert (app.names_input.rows, app.names_input.description) == (1, "Your name")
+    app.mode_select.value = "class"
+    assert (app.names_input.rows, app.names_input.description) == (
+        4, "Players (one name per line)")
+    app.mode_select.value = "solitaire"
+    assert app.names_input.rows == 1
