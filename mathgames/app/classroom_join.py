@@ -103,7 +103,7 @@ class JoinPage(w.VBox):
             self.feed.stop()
         # A student's page changes only when the teacher calls (its own placements it makes).
         self.feed = LiveFeed(self.room.store, state.code, state.seq, self._new_events,
-                             kinds=frozenset({"call"})).start()
+                             kinds=frozenset({"call", "uncall"})).start()
         self.redraw()
 
     def leave(self) -> None:
@@ -118,9 +118,25 @@ class JoinPage(w.VBox):
         self.form.layout.display = None
 
     def _new_events(self, events: list[Event]) -> None:
-        if self.state is not None:
-            self.state.fold(events)
-            self.redraw()
+        if self.state is None:
+            return
+        taken = []
+        for event in events:
+            before = list(self.state.calls)
+            self.state.fold([event])
+            if len(self.state.calls) < len(before):
+                taken.append(before[-1])
+            elif len(self.state.calls) > len(before):
+                self.message.value = ""  # a new number: the last one's message is old news
+        if taken:
+            self._say_taken_back(taken)
+        self.redraw()
+
+    def _say_taken_back(self, cards: list[int]) -> None:
+        """Say which numbers the teacher took back (a card typed wrong): they left the grid."""
+        text = _("The teacher took back the {card}").format(
+            card=", ".join(str(card) for card in cards))
+        self.message.value = f'<p role="status">{esc(text)}</p>'
 
     # -- playing -------------------------------------------------------------------------------
     def click(self, cell: str) -> None:
@@ -128,14 +144,20 @@ class JoinPage(w.VBox):
         state = self.state
         if state is None:
             return
-        student = state.students[self.pid]
+        index = len(state.students[self.pid].cells)
+        if index >= len(state.calls):
+            return  # nothing to place (the status line says to wait for the next number)
+        card = state.calls[index]
         try:
-            self.state = self.room.place(state.code, self.pid, self.token, len(student.cells),
+            self.state = self.room.place(state.code, self.pid, self.token, index,
                                          cell_index(cell), state=state)
             self.message.value = ""
         except MathgamesError as error:
             self.state = self.room.load_class(state.code)
-            self.message.value = f'<p role="alert">{esc(str(error))}</p>'
+            if index >= len(self.state.calls):
+                self._say_taken_back([card])  # the teacher took it back as it was placed
+            else:
+                self.message.value = f'<p role="alert">{esc(str(error))}</p>'
         self.redraw()
 
     def redraw(self) -> None:

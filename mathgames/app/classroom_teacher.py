@@ -57,6 +57,8 @@ STYLE = """<style>
 .mg-grids figure { margin: 0; width: 230px; }
 .mg-closeup svg { display: block; width: 620px; max-width: 100%; height: auto; }
 .mg-call-progress { font-size: 24px; }
+.mg-seconds { flex-direction: row-reverse; }
+.mg-seconds .widget-label { margin: 0 0 0 8px; }
 .mg-chart-key { list-style: none; padding: 0; margin: 0 0 0 60px; font-size: 16px; }
 .mg-chart-key span { display: inline-block; vertical-align: middle; }
 </style>"""
@@ -106,6 +108,7 @@ class TeacherPage(w.VBox):
         self.seconds = w.BoundedIntText(value=20, min=3, max=300, description=_("seconds"),
                                         style={"description_width": "initial"},
                                         layout=w.Layout(width="auto"))
+        self.seconds.add_class("mg-seconds")  # "Call a number every [20] seconds"
         self.auto.observe(lambda _c: self._auto_changed(), "value")
         self.typed = w.BoundedIntText(value=1, min=1, max=13, description=_("Card"),
                                       style={"description_width": "initial"},
@@ -114,9 +117,14 @@ class TeacherPage(w.VBox):
                                      layout=w.Layout(width="auto"))
         self.typed_button.add_class("mg-call-typed")
         self.typed_button.on_click(lambda _b: self.call(self.typed.value))
+        self.uncall_button = w.Button(description=_("Take back the last number"),
+                                      icon="undo", layout=w.Layout(width="auto"))
+        self.uncall_button.add_class("mg-uncall")
+        self.uncall_button.on_click(lambda _b: self.uncall())
         self.controls = w.VBox([
             w.HBox([self.call_button, self.auto, self.seconds]),
             w.HBox([w.HTML(esc(_("From a real deck:"))), self.typed, self.typed_button]),
+            w.HBox([self.uncall_button]),
         ])
         self.message = w.HTML("")
         self.message.add_class("mg-teacher-message")
@@ -219,6 +227,23 @@ class TeacherPage(w.VBox):
             self.message.value = f'<p role="alert">{esc(str(error))}</p>'
         self.redraw()
 
+    def uncall(self) -> None:
+        """Take back the last number called (what "Take back the last number" does): a card
+        typed wrong. Calling a number every few seconds stops, for the teacher to go on."""
+        if self.state is None or not self.state.calls:
+            return
+        card = self.state.calls[-1]
+        self.auto.value = False
+        try:
+            self.state = self.room.uncall(self.state.code, self.token, len(self.state.calls) - 1,
+                                          state=self.state)
+            self.message.value = (f'<p role="status">'
+                                  f'{esc(_("The {card} is taken back").format(card=card))}</p>')
+        except MathgamesError as error:
+            self.state = self.room.load_class(self.state.code)
+            self.message.value = f'<p role="alert">{esc(str(error))}</p>'
+        self.redraw()
+
     def _auto_changed(self) -> None:
         self._auto_run += 1
         if self.auto.value:
@@ -260,6 +285,7 @@ class TeacherPage(w.VBox):
         self.students.value = f"<h3>{esc(title)}</h3><ul>{''.join(items)}</ul>"
         self.call_button.disabled = state.is_over
         self.typed_button.disabled = state.is_over
+        self.uncall_button.disabled = not state.calls
         # the results of a class opened before on this page go when a new one opens
         self.results.layout.display = None if state.is_over else "none"
         if state.is_over:

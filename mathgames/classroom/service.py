@@ -148,6 +148,18 @@ class Classroom:
 
         return self._act(state or self.load_class(code), build, self.load_class)
 
+    def uncall(self, code: str, teacher_token: str, index: int,
+               state: ClassState | None = None) -> ClassState:
+        """The teacher takes back call number ``index`` (0-based), which must be the last:
+        a card typed wrong, or called too soon. Students who placed it get the cell
+        back, and the card goes back to the deck (a card the class's deck called comes
+        again next)."""
+        def build(s: ClassState) -> dict[str, Any]:
+            self.check_teacher(s, teacher_token)
+            return {"type": "uncall", "index": index}
+
+        return self._act(state or self.load_class(code), build, self.load_class)
+
     def place(self, code: str, pid: str, token: str, index: int, cell: int,
               state: ClassState | None = None) -> ClassState:
         """A student places call number ``index`` (0-based) in ``cell`` (0-24)."""

@@ -147,7 +147,17 @@ class ClassState:
     Events (all plain JSON): ``open`` (the teacher's token hash), ``join`` (a
     student: id, name, token hash), ``call`` (a number), ``place`` (a student's
     cell for call number ``index``; calls are placed in order, so a late joiner
-    places the numbers called so far one by one).
+    places the numbers called so far one by one), ``uncall`` (the teacher takes
+    back call number ``index``, the last one: a card typed wrong; every student
+    who placed it gets the cell back).
+
+    >>> c = ClassState("K3M9T")
+    >>> c.apply({"type": "join", "pid": "p1", "name": "Ann", "token_hash": "h"})
+    >>> c.apply({"type": "call", "card": 7})
+    >>> c.apply({"type": "place", "pid": "p1", "index": 0, "cell": 12})
+    >>> c.apply({"type": "uncall", "index": 0})
+    >>> c.calls, c.students["p1"].cells, c.students["p1"].grid[12]
+    ([], [], None)
     """
 
     def __init__(self, code: str, settings: Mapping[str, Any] | None = None) -> None:
@@ -251,6 +261,16 @@ class ClassState:
                 raise IllegalMoveError(
                     _("the {card} was called four times already").format(card=card))
             self.calls.append(card)
+        elif kind == "uncall":
+            index = _field(event, "index", int)
+            if not self.calls:
+                raise IllegalMoveError(_("no number is called yet"))
+            if index != len(self.calls) - 1:
+                raise IllegalMoveError(_("only the last number called can be taken back"))
+            self.calls.pop()
+            for student in self.students.values():
+                if len(student.cells) > index:
+                    student.grid[student.cells.pop()] = None
         elif kind == "place":
             student = self.students.get(_field(event, "pid", str))
             index, cell = _field(event, "index", int), _field(event, "cell", int)

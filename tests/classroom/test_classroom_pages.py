@@ -123,6 +123,53 @@ def test_a_class_game_across_pages_with_a_reload(in_thread: Callable[..., None])
     in_thread(body)
 
 
+def test_a_number_typed_wrong_is_taken_back_on_every_page(
+        in_thread: Callable[..., None]) -> None:
+    def body(loop: asyncio.AbstractEventLoop) -> None:
+        teacher = TeacherPage()
+        teacher.open_class()
+        assert teacher.uncall_button.disabled  # nothing called yet
+        students = []
+        for name in ("Ann", "Ben", "Cy"):
+            page = JoinPage(code=teacher.state.code)
+            page.name_input.value = name
+            page.join_button.click()
+            students.append(page)
+        ann, ben, cy = students
+        run_until(loop, lambda: len(teacher.state.students) == 3)
+        teacher.typed.value = 13  # meant: 3
+        teacher.typed_button.click()
+        run_until(loop, lambda: all(len(p.state.calls) == 1 for p in students))
+        assert not teacher.uncall_button.disabled
+        ann.board.click_cell("c3")  # Ann has placed the 13; Ben and Cy are about to
+        assert ann.state.students[ann.pid].grid[12] == 13
+        cy.feed.stop()  # Cy's page will hear of it only when Cy clicks
+        teacher.auto.value = True  # calling every few seconds stops: the teacher goes on
+        teacher.uncall_button.click()
+        assert teacher.state.calls == [] and not teacher.auto.value
+        assert "13" in teacher.message.value and teacher.uncall_button.disabled
+        run_until(loop, lambda: all(p.state.calls == [] and "13" in p.message.value
+                                    for p in (ann, ben)))
+        assert ann.state.students[ann.pid].grid[12] is None
+        assert 'data-placed="0" data-called="0"' in ann.status.value
+        assert 'class="mg-number"' not in ann.board.svg
+        ben.board.click_cell("a1")  # nothing to place: nothing happens, the news stays
+        assert "13" in ben.message.value and ben.state.students[ben.pid].cells == []
+        assert cy.state.calls == [13]
+        cy.board.click_cell("a1")  # placed as it was taken back: told, and nothing placed
+        assert "13" in cy.message.value and 'role="status"' in cy.message.value
+        assert cy.state.calls == [] and cy.state.students[cy.pid].cells == []
+        teacher.typed.value = 3
+        teacher.typed_button.click()
+        run_until(loop, lambda: ann.state.calls == ben.state.calls == [3])
+        assert ann.message.value == ""  # the new number clears the old news
+        ann.board.click_cell("c3")
+        ben.board.click_cell("a1")
+        assert [p.state.students[p.pid].grid.count(3) for p in (ann, ben)] == [1, 1]
+
+    in_thread(body)
+
+
 def test_a_forged_pass_is_refused(in_thread: Callable[..., None]) -> None:
     def body(loop: asyncio.AbstractEventLoop) -> None:
         teacher = TeacherPage()

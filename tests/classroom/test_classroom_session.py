@@ -54,12 +54,17 @@ def test_a_whole_class_game_with_late_joiner_and_ties(store: Store) -> None:
         room.call(code, teacher)
 
 
-def test_forged_replayed_and_foreign_actions_change_nothing(store: Store) -> None:
+def class_of_two(store: Store, seed: int) -> tuple[Classroom, str, str, list[tuple[str, str]]]:
+    """A class with Ann and Ben (their ids and tokens) and one number called."""
     room = Classroom(store)
-    code, teacher = room.open_class(seed=2)
-    ann, ann_t = room.join_class(code, "Ann")
-    ben, _ben_t = room.join_class(code, "Ben")
+    code, teacher = room.open_class(seed=seed)
+    students = [room.join_class(code, name) for name in ("Ann", "Ben")]
     room.call(code, teacher)
+    return room, code, teacher, students
+
+
+def test_forged_replayed_and_foreign_actions_change_nothing(store: Store) -> None:
+    room, code, _teacher, [(ann, ann_t), (ben, _ben_t)] = class_of_two(store, seed=2)
     before = store.last_seq(code)
     with pytest.raises(NotAllowedError):
         room.place(code, ben, ann_t, 0, 3)  # Ann's token for Ben's grid
@@ -103,6 +108,38 @@ def test_typed_calls_from_a_physical_deck(store: Store) -> None:
         room.call(code, teacher, card=14)
     state = room.call(code, teacher)  # the class deck skips the four 13s
     assert state.calls[:4] == [13] * 4 and state.calls[4] != 13
+
+
+def test_the_teacher_takes_back_a_card_typed_wrong(store: Store) -> None:
+    room, code, teacher, [(ann, ann_t), (ben, ben_t)] = class_of_two(store, seed=5)
+    room.place(code, ann, ann_t, 0, 0)
+    room.place(code, ben, ben_t, 0, 1)
+    room.call(code, teacher, card=13)  # the teacher meant 3
+    room.place(code, ann, ann_t, 1, 12)  # Ann has placed the 13, Ben not yet
+    with pytest.raises(NotAllowedError):
+        room.uncall(code, ann_t, 1)  # only the teacher takes a number back
+    with pytest.raises(IllegalMoveError):
+        room.uncall(code, teacher, 0)  # only the last number
+    state = room.uncall(code, teacher, 1)
+    assert state.calls == shuffled_deck(5)[:1] and state.waiting() == []
+    assert state.students[ann].cells == [0] and state.students[ann].grid[12] is None
+    assert state.students[ben].cells == [1]
+    with pytest.raises(IllegalMoveError):
+        room.uncall(code, teacher, 1)  # a second click on a stale page: nothing more goes
+    with pytest.raises(IllegalMoveError):
+        room.place(code, ben, ben_t, 1, 5)  # the 13 is not there to place any more
+    state = room.call(code, teacher, card=3)
+    room.place(code, ann, ann_t, 1, 12)  # the same cell is free for the right card
+    state = room.load_class(code)
+    assert state.calls == [shuffled_deck(5)[0], 3] and state.students[ann].grid[12] == 3
+    # the deck's own card taken back comes again next
+    dealt = room.call(code, teacher).calls[-1]
+    assert room.uncall(code, teacher, 2).calls == state.calls
+    assert room.call(code, teacher).calls[-1] == dealt
+    # a fresh class: nothing to take back
+    other, other_teacher = room.open_class()
+    with pytest.raises(IllegalMoveError):
+        room.uncall(other, other_teacher, 0)
 
 
 # -- a table through the service --------------------------------------------------------------
@@ -212,6 +249,7 @@ def test_refused_events_leave_the_state_as_it_was() -> None:
     state.apply({"type": "join", "pid": "a", "name": "Ann", "token_hash": "h"})
     for bad in ({"type": "call", "card": "7"}, {"type": "place", "pid": "a", "index": 0,
                 "cell": 0}, {"type": "join", "pid": "b", "name": "ann", "token_hash": "h"},
+                {"type": "uncall", "index": 0}, {"type": "uncall", "index": "0"},
                 {"type": "nonsense"}, ["not", "a", "dict"]):
         with pytest.raises(MathgamesError):
             state.apply(bad)  # type: ignore[arg-type]
