@@ -101,9 +101,10 @@ class JoinPage(w.VBox):
         self.message.value = ""
         if self.feed is not None:
             self.feed.stop()
-        # A student's page changes only when the teacher calls (its own placements it makes).
+        # A student's page changes only when the teacher calls, takes a number back or starts
+        # the next game (its own placements it makes).
         self.feed = LiveFeed(self.room.store, state.code, state.seq, self._new_events,
-                             kinds=frozenset({"call", "uncall"})).start()
+                             kinds=frozenset({"call", "uncall", "again"})).start()
         self.redraw()
 
     def leave(self) -> None:
@@ -122,15 +123,23 @@ class JoinPage(w.VBox):
             return
         taken = []
         for event in events:
-            before = list(self.state.calls)
+            before, game = list(self.state.calls), self.state.game
             self.state.fold([event])
-            if len(self.state.calls) < len(before):
+            if self.state.game > game:
+                taken = []
+                self._say_new_game()
+            elif len(self.state.calls) < len(before):
                 taken.append(before[-1])
             elif len(self.state.calls) > len(before):
                 self.message.value = ""  # a new number: the last one's message is old news
         if taken:
             self._say_taken_back(taken)
         self.redraw()
+
+    def _say_new_game(self) -> None:
+        assert self.state is not None
+        text = _("Game {n}: wait for the teacher's first number").format(n=self.state.game)
+        self.message.value = f'<p role="status">{esc(text)}</p>'
 
     def _say_taken_back(self, cards: list[int]) -> None:
         """Say which numbers the teacher took back (a card typed wrong): they left the grid."""
@@ -147,14 +156,16 @@ class JoinPage(w.VBox):
         index = len(state.students[self.pid].cells)
         if index >= len(state.calls):
             return  # nothing to place (the status line says to wait for the next number)
-        card = state.calls[index]
+        card, game = state.calls[index], state.game
         try:
             self.state = self.room.place(state.code, self.pid, self.token, index,
                                          cell_index(cell), state=state)
             self.message.value = ""
         except MathgamesError as error:
             self.state = self.room.load_class(state.code)
-            if index >= len(self.state.calls):
+            if self.state.game > game:
+                self._say_new_game()  # the teacher started the next game as it was placed
+            elif index >= len(self.state.calls):
                 self._say_taken_back([card])  # the teacher took it back as it was placed
             else:
                 self.message.value = f'<p role="alert">{esc(str(error))}</p>'

@@ -22,7 +22,7 @@ import bqplot as bq
 import ipywidgets as w
 
 from mathgames.app.classroom_live import LiveFeed, classroom, join_address, qr_svg
-from mathgames.classroom.session import ClassState, bot_scores
+from mathgames.classroom.session import ClassState, Standing, bot_scores
 from mathgames.classroom.store import Event, normalize_code
 from mathgames.core.board_widget import BoardWidget
 from mathgames.core.errors import MathgamesError
@@ -41,7 +41,8 @@ _ = translator("classroom")
 STORAGE_KEY = "classroom-teacher"
 STYLE = """<style>
 .mg-class-top-widget .widget-html-content, .mg-students .widget-html-content,
-.mg-call-progress .widget-html-content, .mg-ranking .widget-html-content { line-height: 1.3;
+.mg-call-progress .widget-html-content, .mg-ranking .widget-html-content,
+.mg-totals .widget-html-content { line-height: 1.3;
   white-space: normal; }
 .mg-class-code { font-size: 88px; line-height: 1.1; font-weight: bold; letter-spacing: 10px;
   font-family: "DejaVu Sans Mono", monospace; margin: 4px 0 10px; }
@@ -51,8 +52,9 @@ STYLE = """<style>
 .mg-students ul { columns: 4 180px; font-size: 19px; list-style: none; padding: 0; }
 .mg-students li { margin: 3px 0; }
 .mg-students small { font-size: 16px; }
-.mg-ranking table { border-collapse: collapse; font-size: 18px; }
-.mg-ranking td, .mg-ranking th { border: 1px solid #c8ced6; padding: 4px 10px; }
+.mg-ranking table, .mg-totals table { border-collapse: collapse; font-size: 18px; }
+.mg-ranking :is(td, th), .mg-totals :is(td, th) { border: 1px solid #c8ced6;
+  padding: 4px 10px; }
 .mg-grids { display: flex; flex-wrap: wrap; gap: 10px; }
 .mg-grids figure { margin: 0; width: 230px; }
 .mg-closeup svg { display: block; width: 620px; max-width: 100%; height: auto; }
@@ -78,6 +80,18 @@ def random_scores(calls: list[int], samples: int = 2000, seed: int = 0) -> list[
         rng.shuffle(grid)
         scores.append(sum(line.points for _i, line in full_lines(grid)))
     return scores
+
+
+def ranking_table(title: str, standings: list[Standing]) -> str:
+    """A ranking as an HTML table under its title (place, name, points).
+
+    >>> "<td>Ann</td>" in ranking_table("Ranking", [Standing(1, "p1", "Ann", 80)])
+    True
+    """
+    rows = "".join(f'<tr><td class="mg-rank">{s.rank}</td><td>{esc(s.name)}</td>'
+                   f'<td class="mg-points">{s.points}</td></tr>' for s in standings)
+    return (f"<h3>{esc(title)}</h3><table><tr><th>{esc(_('Place'))}</th>"
+            f"<th>{esc(_('Name'))}</th><th>{esc(_('Points'))}</th></tr>{rows}</table>")
 
 
 class TeacherPage(w.VBox):
@@ -147,11 +161,18 @@ class TeacherPage(w.VBox):
         self.closeup.add_class("mg-closeup")
         self.export = w.HTML("")
         self.export.add_class("mg-csv")
+        self.again_button = w.Button(description=_("Play again with this class"),
+                                     button_style="primary", icon="repeat",
+                                     layout=w.Layout(width="auto"))
+        self.again_button.add_class("mg-again")
+        self.again_button.on_click(lambda _b: self.again())
+        self.totals = w.HTML("")
+        self.totals.add_class("mg-totals")
         self.chart_box = w.VBox([])
         self.tables = w.HTML("")
         self.tables.add_class("mg-tables")
-        self.results = w.VBox([self.ranking, w.HBox([self.closeup_pick]), self.closeup,
-                               self.chart_box,
+        self.results = w.VBox([w.HBox([self.again_button]), self.ranking, self.totals,
+                               w.HBox([self.closeup_pick]), self.closeup, self.chart_box,
                                self.grids, self.export])
         self.results.add_class("mg-class-results")
         self.results.layout.display = "none"
@@ -244,6 +265,20 @@ class TeacherPage(w.VBox):
             self.message.value = f'<p role="alert">{esc(str(error))}</p>'
         self.redraw()
 
+    def again(self) -> None:
+        """A new game for the same class (what "Play again with this class" does): a
+        freshly shuffled deck, the same students with empty grids, the games' totals kept."""
+        if self.state is None:
+            return
+        try:
+            self.state = self.room.again(self.state.code, self.token, state=self.state)
+            self.message.value = ""
+        except MathgamesError as error:
+            self.state = self.room.load_class(self.state.code)
+            self.message.value = f'<p role="alert">{esc(str(error))}</p>'
+        self._winner_shown = True
+        self.redraw()
+
     def _auto_changed(self) -> None:
         self._auto_run += 1
         if self.auto.value:
@@ -268,6 +303,8 @@ class TeacherPage(w.VBox):
             head = _("Number {k} of 25: {card}").format(k=called, card=state.calls[-1])
         else:
             head = _("No number called yet")
+        if state.game > 1:
+            head = _("Game {n}").format(n=state.game) + " · " + head
         placed = len(state.students) - len(waiting)
         line = _("{placed} of {n} have placed it").format(placed=placed, n=len(state.students))
         self.progress.value = (f'<p data-called="{called}" data-waiting="{len(waiting)}">'
@@ -294,12 +331,12 @@ class TeacherPage(w.VBox):
     def show_results(self) -> None:
         state = self.state
         assert state is not None
-        rows = "".join(
-            f'<tr><td class="mg-rank">{s.rank}</td><td>{esc(s.name)}</td>'
-            f'<td class="mg-points">{s.points}</td></tr>' for s in state.standings())
-        self.ranking.value = (
-            f"<h3>{esc(_('Ranking'))}</h3><table><tr><th>{esc(_('Place'))}</th>"
-            f"<th>{esc(_('Name'))}</th><th>{esc(_('Points'))}</th></tr>{rows}</table>")
+        self.ranking.value = ranking_table(_("Ranking"), state.standings())
+        if state.past:
+            self.totals.value = ranking_table(
+                _.ngettext("Total of {n} game", "Total of {n} games", state.game).format(
+                    n=state.game), state.totals())
+        self.totals.layout.display = None if state.past else "none"
         figures = "".join(
             f'<figure>{render_grid(s.grid, placing=False, player=s.name)}</figure>'
             for s in (state.students[x.pid] for x in state.standings()))
@@ -314,9 +351,11 @@ class TeacherPage(w.VBox):
             self._winner_shown = winner_shown
         self._show_closeup()
         csv_link = "data:text/csv;charset=utf-8," + quote(state.csv())
-        self.export.value = (f'<a class="mg-csv-link" download="class-{esc(state.code)}.csv" '
+        name = f"class-{state.code}" + (f"-{state.game}" if state.past else "")
+        self.export.value = (f'<a class="mg-csv-link" download="{esc(name)}.csv" '
                              f'href="{esc(csv_link)}">{esc(_("Download the results (CSV)"))}</a>')
-        key = (len(state.students), *state.calls, *(s.points for s in state.standings()))
+        key = (state.game, len(state.students), *state.calls,
+               *(s.points for s in state.standings()))
         if key != self._chart_for:
             self._chart_for = key
             self.chart_box.children = [self.chart()]
@@ -340,7 +379,7 @@ class TeacherPage(w.VBox):
         standings = state.standings()
         names = [s.name for s in standings] or ["-"]
         points = [s.points for s in standings] or [0]
-        bots = bot_scores(state.calls, seed=int(state.settings.get("seed", 0)))
+        bots = bot_scores(state.calls, seed=state.seed)
         mean = round(float(expected_random_score()), 1)
         x, y = bq.OrdinalScale(), bq.LinearScale(min=0)
         bars = bq.Bars(x=names, y=points, scales={"x": x, "y": y}, colors=["#0072B2"],
@@ -360,7 +399,7 @@ class TeacherPage(w.VBox):
                          title=_("The class's scores"),
                          fig_margin={"top": 50, "bottom": 50, "left": 60, "right": 20},
                          layout=w.Layout(width="560px", height="400px"))
-        sample = random_scores(state.calls, seed=int(state.settings.get("seed", 0)))
+        sample = random_scores(state.calls, seed=state.seed)
         width = 10
         counts: dict[int, int] = {}
         for score in sample:

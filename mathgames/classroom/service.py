@@ -160,6 +160,16 @@ class Classroom:
 
         return self._act(state or self.load_class(code), build, self.load_class)
 
+    def again(self, code: str, teacher_token: str,
+              state: ClassState | None = None) -> ClassState:
+        """The teacher starts a new game for the same class (once all 25 numbers are
+        called): a freshly shuffled deck, the same students with empty grids."""
+        def build(s: ClassState) -> dict[str, Any]:
+            self.check_teacher(s, teacher_token)
+            return {"type": "again", "seed": shuffled_seed()}
+
+        return self._act(state or self.load_class(code), build, self.load_class)
+
     def place(self, code: str, pid: str, token: str, index: int, cell: int,
               state: ClassState | None = None) -> ClassState:
         """A student places call number ``index`` (0-based) in ``cell`` (0-24)."""

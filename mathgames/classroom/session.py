@@ -149,7 +149,9 @@ class ClassState:
     cell for call number ``index``; calls are placed in order, so a late joiner
     places the numbers called so far one by one), ``uncall`` (the teacher takes
     back call number ``index``, the last one: a card typed wrong; every student
-    who placed it gets the cell back).
+    who placed it gets the cell back), ``again`` (once all 25 are called, the
+    same class plays a new game with a new deck's ``seed``: the students stay,
+    their grids empty, each game's points kept in :attr:`past` for the totals).
 
     >>> c = ClassState("K3M9T")
     >>> c.apply({"type": "join", "pid": "p1", "name": "Ann", "token_hash": "h"})
@@ -158,6 +160,10 @@ class ClassState:
     >>> c.apply({"type": "uncall", "index": 0})
     >>> c.calls, c.students["p1"].cells, c.students["p1"].grid[12]
     ([], [], None)
+    >>> c.apply({"type": "again", "seed": 4})
+    Traceback (most recent call last):
+    ...
+    mathgames.core.errors.IllegalMoveError: the game is not over yet
     """
 
     def __init__(self, code: str, settings: Mapping[str, Any] | None = None) -> None:
@@ -167,6 +173,8 @@ class ClassState:
         self.teacher_hash: str | None = None
         self.students: dict[str, Student] = {}
         self.calls: list[int] = []
+        self.seed = int(self.settings.get("seed", 0))  # this game's deck
+        self.past: list[dict[str, int]] = []  # each earlier game's points by student id
 
     # -- reading -----------------------------------------------------------------------------
     @property
@@ -190,16 +198,27 @@ class ClassState:
         True
         """
         left = Counter(self.calls)
-        for card in shuffled_deck(int(self.settings.get("seed", 0))):
+        for card in shuffled_deck(self.seed):
             if left[card]:
                 left[card] -= 1
             else:
                 return card
         raise IllegalMoveError(_("every card of the deck is called"))  # pragma: no cover
 
+    @property
+    def game(self) -> int:
+        """Which game of the class this is: 1, then 2 after the first ``again``..."""
+        return len(self.past) + 1
+
     def standings(self) -> list[Standing]:
-        """The ranking by points (shared ranks for ties)."""
+        """This game's ranking by points (shared ranks for ties)."""
         return rank((s.pid, s.name, s.points) for s in self.students.values())
+
+    def totals(self) -> list[Standing]:
+        """The ranking by the points of every game of the class so far, this one too
+        (a student who joined later has none from the games before)."""
+        return rank((s.pid, s.name, s.points + sum(game.get(s.pid, 0) for game in self.past))
+                    for s in self.students.values())
 
     def csv(self) -> str:
         """The results as CSV: rank, name, points, then the 25 cells row by row.
@@ -226,6 +245,7 @@ class ClassState:
         """An independent copy (to try an event on before it is appended)."""
         other = ClassState(self.code, self.settings)
         other.seq, other.teacher_hash, other.calls = self.seq, self.teacher_hash, list(self.calls)
+        other.seed, other.past = self.seed, [dict(game) for game in self.past]
         other.students = {pid: Student(s.pid, s.name, s.token_hash, list(s.cells), list(s.grid))
                           for pid, s in self.students.items()}
         return other
@@ -271,6 +291,14 @@ class ClassState:
             for student in self.students.values():
                 if len(student.cells) > index:
                     student.grid[student.cells.pop()] = None
+        elif kind == "again":
+            seed = _field(event, "seed", int)
+            if not self.is_over:
+                raise IllegalMoveError(_("the game is not over yet"))
+            self.past.append({pid: s.points for pid, s in self.students.items()})
+            self.seed, self.calls = seed, []
+            for student in self.students.values():
+                student.cells, student.grid = [], [None] * CELLS
         elif kind == "place":
             student = self.students.get(_field(event, "pid", str))
             index, cell = _field(event, "index", int), _field(event, "cell", int)

@@ -187,6 +187,14 @@ def test_a_whole_class_game_with_a_reload(classroom_server: tuple[str, str], dev
     ranks = [int(teacher.locator(".mg-ranking .mg-points").nth(i).text_content())
              for i in range(3)]
     assert ranks == [s.points for s in state.standings()]
+    # the next game for the same class: every student's grid empties, nobody rejoins
+    teacher.locator(".mg-again").click()
+    teacher.wait_for_selector('.mg-call-progress p[data-called="0"]')
+    assert "2" in teacher.locator(".mg-call-progress").text_content()
+    for page in students:
+        wait_status(page, 0, 0)
+        page.wait_for_selector(".mg-join-message [role=status]")
+        assert page.locator(".mathgames-board .mg-number").count() == 0
     for page in (teacher, *students):
         assert page.mg_errors == []
 

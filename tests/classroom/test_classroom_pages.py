@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import re
 import threading
 from collections.abc import Callable
 
@@ -166,6 +167,51 @@ def test_a_number_typed_wrong_is_taken_back_on_every_page(
         ann.board.click_cell("c3")
         ben.board.click_cell("a1")
         assert [p.state.students[p.pid].grid.count(3) for p in (ann, ben)] == [1, 1]
+
+    in_thread(body)
+
+
+def test_the_teacher_plays_again_with_the_same_class(in_thread: Callable[..., None]) -> None:
+    def body(loop: asyncio.AbstractEventLoop) -> None:
+        teacher = TeacherPage()
+        teacher.open_class()
+        students = []
+        for name in ("Ann", "Ben"):
+            page = JoinPage(code=teacher.state.code)
+            page.name_input.value = name
+            page.join_button.click()
+            students.append(page)
+        run_until(loop, lambda: len(teacher.state.students) == 2)
+
+        def play_a_game() -> None:
+            for k in range(25):
+                teacher.call_button.click()
+                run_until(loop, lambda k=k: all(len(p.state.calls) == k + 1 for p in students))
+                for i, page in enumerate(students):
+                    page.board.click_cell(cell_name(k if i == 0 else 24 - k))
+                run_until(loop, lambda: not teacher.state.waiting())
+
+        play_a_game()
+        first = {pid: s.points for pid, s in teacher.state.students.items()}
+        assert teacher.results.layout.display is None and teacher.totals.value == ""
+        assert 'download="class-' + teacher.state.code + '.csv"' in teacher.export.value
+        teacher.again_button.click()
+        assert teacher.state.game == 2 and teacher.results.layout.display == "none"
+        assert "Game 2" in teacher.progress.value
+        run_until(loop, lambda: all(p.state.game == 2 for p in students))
+        for page in students:
+            assert "Game 2" in page.message.value
+            assert 'data-placed="0" data-called="0"' in page.status.value
+            assert 'class="mg-number"' not in page.board.svg
+        play_a_game()
+        state = teacher.state
+        assert "Total of 2 games" in teacher.totals.value
+        assert teacher.totals.layout.display is None
+        for standing in state.totals():  # each total in the table, in order
+            assert standing.points == first[standing.pid] + state.students[standing.pid].points
+        shown = [int(x) for x in re.findall(r'mg-points">(\d+)<', teacher.totals.value)]
+        assert shown == [t.points for t in state.totals()]
+        assert f'download="class-{state.code}-2.csv"' in teacher.export.value
 
     in_thread(body)
 

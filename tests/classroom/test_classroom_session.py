@@ -142,6 +142,39 @@ def test_the_teacher_takes_back_a_card_typed_wrong(store: Store) -> None:
         room.uncall(other, other_teacher, 0)
 
 
+def test_the_same_class_plays_again_and_keeps_the_totals(store: Store) -> None:
+    room, code, teacher, [(ann, ann_t), (ben, ben_t)] = class_of_two(store, seed=3)
+    with pytest.raises(IllegalMoveError):
+        room.again(code, teacher)  # the game is not over yet
+    for k in range(25):
+        if k:
+            room.call(code, teacher)
+        room.place(code, ann, ann_t, k, k)
+        room.place(code, ben, ben_t, k, 24 - k)
+    first = room.load_class(code)
+    with pytest.raises(NotAllowedError):
+        room.again(code, ann_t)  # only the teacher
+    state = room.again(code, teacher)
+    assert state.game == 2 and state.calls == [] and not state.is_over
+    assert state.past == [{ann: first.students[ann].points, ben: first.students[ben].points}]
+    assert all(s.cells == [] and s.grid == [None] * 25 for s in state.students.values())
+    with pytest.raises(IllegalMoveError):
+        room.again(code, teacher)  # a second click: the new game is not over
+    cy, cy_t = room.join_class(code, "Cy")  # joins for the second game
+    for k in range(25):
+        state = room.call(code, teacher)
+        for pid, token in ((ann, ann_t), (ben, ben_t), (cy, cy_t)):
+            room.place(code, pid, token, k, k)
+    assert state.calls == shuffled_deck(state.seed)[:25] and state.seed != first.seed
+    state = room.load_class(code)  # the log replayed gives the same class
+    totals = {t.pid: t.points for t in state.totals()}
+    assert totals == {pid: s.points + first.students[pid].points if pid in first.students
+                      else s.points for pid, s in state.students.items()}
+    assert [t.points for t in state.totals()] == sorted(totals.values(), reverse=True)
+    assert {s.pid: s.points for s in state.standings()} == {
+        pid: s.points for pid, s in state.students.items()}  # this game's alone
+
+
 # -- a table through the service --------------------------------------------------------------
 
 SHORT_STAR = {"0": ["e5"], "1": ["m13"], "2": ["e13"]}
