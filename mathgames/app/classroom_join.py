@@ -190,6 +190,10 @@ class JoinPage(w.VBox):
             standing = next(s for s in state.standings() if s.pid == self.pid)
             text = _("Game over: {points} points, place {rank} of {n}").format(
                 points=standing.points, rank=standing.rank, n=len(state.students))
+            if state.past:  # and over all the class's games so far
+                total = next(s for s in state.totals() if s.pid == self.pid)
+                text += " · " + _("all {games} games: {points} points, place {rank}").format(
+                    games=state.game, points=total.points, rank=total.rank)
         else:
             text = _("Wait for the teacher's next number")
         self.status.value = (f'<p class="mg-join-line" data-placed="{placed}" '

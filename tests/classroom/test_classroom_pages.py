@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import html
 import json
 import re
 import threading
@@ -212,6 +213,10 @@ def test_the_teacher_plays_again_with_the_same_class(in_thread: Callable[..., No
         shown = [int(x) for x in re.findall(r'mg-points">(\d+)<', teacher.totals.value)]
         assert shown == [t.points for t in state.totals()]
         assert f'download="class-{state.code}-2.csv"' in teacher.export.value
+        for page in students:  # each student sees this game's place and the total's
+            total = next(t for t in state.totals() if t.pid == page.pid)
+            assert (f"all 2 games: {total.points} points, place {total.rank}"
+                    in html.unescape(page.status.value))
 
     in_thread(body)
 
