@@ -101,10 +101,10 @@ class JoinPage(w.VBox):
         self.message.value = ""
         if self.feed is not None:
             self.feed.stop()
-        # A student's page changes only when the teacher calls, takes a number back or starts
-        # the next game (its own placements it makes).
+        # A student's page changes only when the teacher calls, takes a number back, starts
+        # the next game or removes a student (its own placements it makes).
         self.feed = LiveFeed(self.room.store, state.code, state.seq, self._new_events,
-                             kinds=frozenset({"call", "uncall", "again"})).start()
+                             kinds=frozenset({"call", "uncall", "again", "remove"})).start()
         self.redraw()
 
     def leave(self) -> None:
@@ -134,7 +134,16 @@ class JoinPage(w.VBox):
                 self.message.value = ""  # a new number: the last one's message is old news
         if taken:
             self._say_taken_back(taken)
+        if self.state.students.get(self.pid) is None:
+            self._removed()
+            return
         self.redraw()
+
+    def _removed(self) -> None:
+        """The teacher took this student off the class: the form again, and why."""
+        self.leave()
+        text = _("The teacher removed you from the class: join again with your first name")
+        self.message.value = f'<p role="alert">{esc(text)}</p>'
 
     def _say_new_game(self) -> None:
         assert self.state is not None
@@ -163,6 +172,9 @@ class JoinPage(w.VBox):
             self.message.value = ""
         except MathgamesError as error:
             self.state = self.room.load_class(state.code)
+            if self.pid not in self.state.students:
+                self._removed()  # as this number was placed
+                return
             if self.state.game > game:
                 self._say_new_game()  # the teacher started the next game as it was placed
             elif index >= len(self.state.calls):
@@ -173,9 +185,9 @@ class JoinPage(w.VBox):
 
     def redraw(self) -> None:
         state = self.state
-        if state is None:
+        student = None if state is None else state.students.get(self.pid)
+        if state is None or student is None:
             return
-        student = state.students[self.pid]
         placed, called = len(student.cells), len(state.calls)
         current = state.calls[placed] if placed < called else None
         self.board.svg = render_grid(student.grid, current=current, code=state.code,

@@ -146,6 +146,16 @@ class TeacherPage(w.VBox):
         self.progress.add_class("mg-call-progress")
         self.students = w.HTML("")
         self.students.add_class("mg-students")
+        # a name that should not be on the projector: off the class
+        self.remove_pick = w.Dropdown(options=[], description=_("Student"),
+                                      style={"description_width": "initial"},
+                                      layout=w.Layout(width="auto"))
+        self.remove_button = w.Button(description=_("Remove from the class"), icon="user-times",
+                                      layout=w.Layout(width="auto"))
+        self.remove_button.add_class("mg-remove-student")
+        self.remove_button.on_click(lambda _b: self.remove_student())
+        self.remove_box = w.HBox([self.remove_pick, self.remove_button])
+        self.remove_box.add_class("mg-remove-box")
         self.ranking = w.HTML("")
         self.ranking.add_class("mg-ranking")
         self.grids = w.HTML("")
@@ -177,7 +187,7 @@ class TeacherPage(w.VBox):
         self.results.add_class("mg-class-results")
         self.results.layout.display = "none"
         self.game = w.VBox([self.top, self.controls, self.message, self.progress, self.students,
-                            self.results, self.tables])
+                            self.remove_box, self.results, self.tables])
         self.game.layout.display = "none"
         self._chart_for: tuple[int, ...] | None = None
         super().__init__([w.HTML(STYLE), w.HBox([self.open_button]), self.keeper, self.game])
@@ -265,6 +275,21 @@ class TeacherPage(w.VBox):
             self.message.value = f'<p role="alert">{esc(str(error))}</p>'
         self.redraw()
 
+    def remove_student(self) -> None:
+        """Take the student picked beside "Remove from the class" off the class."""
+        state, pid = self.state, self.remove_pick.value
+        if state is None or pid not in state.students:
+            return
+        name = state.students[pid].name
+        try:
+            self.state = self.room.remove_student(state.code, self.token, pid, state=state)
+            text = _("{name} is no longer in the class").format(name=name)
+            self.message.value = f'<p role="status">{esc(text)}</p>'
+        except MathgamesError as error:
+            self.state = self.room.load_class(state.code)
+            self.message.value = f'<p role="alert">{esc(str(error))}</p>'
+        self.redraw()
+
     def again(self) -> None:
         """A new game for the same class (what "Play again with this class" does): a
         freshly shuffled deck, the same students with empty grids, the games' totals kept."""
@@ -320,6 +345,13 @@ class TeacherPage(w.VBox):
         title = _.ngettext("{n} student", "{n} students", len(state.students)).format(
             n=len(state.students))
         self.students.value = f"<h3>{esc(title)}</h3><ul>{''.join(items)}</ul>"
+        options = [(student.name, student.pid) for student in state.students.values()]
+        if list(self.remove_pick.options) != options:
+            picked = self.remove_pick.value
+            self.remove_pick.options = options
+            self.remove_pick.value = (picked if picked in state.students
+                                      else options[0][1] if options else None)
+        self.remove_box.layout.display = None if options else "none"
         self.call_button.disabled = state.is_over
         self.typed_button.disabled = state.is_over
         self.uncall_button.disabled = not state.calls

@@ -20,7 +20,7 @@ True
 >>> room.call(code, ann_token)
 Traceback (most recent call last):
 ...
-mathgames.classroom.session.NotAllowedError: only the teacher may call numbers
+mathgames.classroom.session.NotAllowedError: only the teacher may do that
 >>> room.store.close()
 >>> folder.cleanup()
 """
@@ -137,7 +137,7 @@ class Classroom:
 
     def check_teacher(self, state: ClassState, token: object) -> None:
         if not check_token(token, state.teacher_hash):
-            raise NotAllowedError(_("only the teacher may call numbers"))
+            raise NotAllowedError(_("only the teacher may do that"))
 
     def call(self, code: str, teacher_token: str, card: int | None = None,
              state: ClassState | None = None) -> ClassState:
@@ -167,6 +167,16 @@ class Classroom:
         def build(s: ClassState) -> dict[str, Any]:
             self.check_teacher(s, teacher_token)
             return {"type": "again", "seed": shuffled_seed()}
+
+        return self._act(state or self.load_class(code), build, self.load_class)
+
+    def remove_student(self, code: str, teacher_token: str, pid: str,
+                       state: ClassState | None = None) -> ClassState:
+        """The teacher takes student ``pid`` off the class (a name that should not be on
+        the projector): their pass stops working and their name is free again."""
+        def build(s: ClassState) -> dict[str, Any]:
+            self.check_teacher(s, teacher_token)
+            return {"type": "remove", "pid": pid}
 
         return self._act(state or self.load_class(code), build, self.load_class)
 

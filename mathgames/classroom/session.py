@@ -151,7 +151,9 @@ class ClassState:
     back call number ``index``, the last one: a card typed wrong; every student
     who placed it gets the cell back), ``again`` (once all 25 are called, the
     same class plays a new game with a new deck's ``seed``: the students stay,
-    their grids empty, each game's points kept in :attr:`past` for the totals).
+    their grids empty, each game's points kept in :attr:`past` for the totals),
+    ``remove`` (the teacher takes student ``pid`` off the class: a name that
+    should not be on the projector; their pass stops working, the name is free).
 
     >>> c = ClassState("K3M9T")
     >>> c.apply({"type": "join", "pid": "p1", "name": "Ann", "token_hash": "h"})
@@ -291,6 +293,9 @@ class ClassState:
             for student in self.students.values():
                 if len(student.cells) > index:
                     student.grid[student.cells.pop()] = None
+        elif kind == "remove":
+            if self.students.pop(_field(event, "pid", str), None) is None:
+                raise IllegalMoveError("no such student")
         elif kind == "again":
             seed = _field(event, "seed", int)
             if not self.is_over:

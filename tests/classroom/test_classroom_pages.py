@@ -221,6 +221,41 @@ def test_the_teacher_plays_again_with_the_same_class(in_thread: Callable[..., No
     in_thread(body)
 
 
+def test_the_teacher_removes_a_name_from_the_class(in_thread: Callable[..., None]) -> None:
+    def body(loop: asyncio.AbstractEventLoop) -> None:
+        teacher = TeacherPage()
+        teacher.open_class()
+        assert teacher.remove_box.layout.display == "none"  # nobody to remove yet
+        pages = {}
+        for name in ("Ann", "Bum", "Cy"):
+            page = JoinPage(code=teacher.state.code)
+            page.name_input.value = name
+            page.join_button.click()
+            pages[name] = page
+        run_until(loop, lambda: len(teacher.state.students) == 3)
+        assert [label for label, _pid in teacher.remove_pick.options] == ["Ann", "Bum", "Cy"]
+        teacher.call_button.click()
+        run_until(loop, lambda: all(len(p.state.calls) == 1 for p in pages.values()))
+        pages["Cy"].feed.stop()  # Cy's page will hear of it only when Cy clicks
+        for name in ("Bum", "Cy"):
+            teacher.remove_pick.label = name
+            teacher.remove_button.click()
+            assert f"{name} is no longer in the class" in teacher.message.value
+        assert [label for label, _pid in teacher.remove_pick.options] == ["Ann"]
+        assert "Bum" not in teacher.students.value and "Cy" not in teacher.students.value
+        run_until(loop, lambda: pages["Bum"].state is None)
+        pages["Cy"].board.click_cell("a1")  # placed as Cy was removed: told, no crash
+        for name in ("Bum", "Cy"):
+            page = pages[name]
+            assert "removed you" in page.message.value and page.board.storage_value == ""
+            assert page.form.layout.display is None and page.board.layout.display == "none"
+        pages["Ann"].board.click_cell("a1")
+        run_until(loop, lambda: not teacher.state.waiting())
+        assert list(teacher.state.students) == [pages["Ann"].pid]
+
+    in_thread(body)
+
+
 def test_a_forged_pass_is_refused(in_thread: Callable[..., None]) -> None:
     def body(loop: asyncio.AbstractEventLoop) -> None:
         teacher = TeacherPage()

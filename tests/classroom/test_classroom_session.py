@@ -175,6 +175,23 @@ def test_the_same_class_plays_again_and_keeps_the_totals(store: Store) -> None:
         pid: s.points for pid, s in state.students.items()}  # this game's alone
 
 
+def test_the_teacher_removes_a_student(store: Store) -> None:
+    room, code, teacher, [(ann, ann_t), (ben, ben_t)] = class_of_two(store, seed=4)
+    room.place(code, ben, ben_t, 0, 3)
+    with pytest.raises(NotAllowedError):
+        room.remove_student(code, ann_t, ben)  # only the teacher
+    state = room.remove_student(code, teacher, ben)
+    assert list(state.students) == [ann] and state.waiting() == [ann]
+    with pytest.raises(NotAllowedError):
+        room.place(code, ben, ben_t, 1, 4)  # Ben's pass no longer works
+    with pytest.raises(IllegalMoveError):
+        room.remove_student(code, teacher, ben)  # removed once
+    again, _token = room.join_class(code, "Ben")  # the name is free: Ben joins anew
+    state = room.load_class(code)
+    assert set(state.students) == {ann, again} and state.students[again].cells == []
+    assert [s.name for s in state.standings()] == ["Ann", "Ben"]
+
+
 # -- a table through the service --------------------------------------------------------------
 
 SHORT_STAR = {"0": ["e5"], "1": ["m13"], "2": ["e13"]}
