@@ -26,6 +26,7 @@ from mathgames.core.board_widget import BoardWidget
 from mathgames.core.errors import MathgamesError
 from mathgames.core.i18n import translator
 from mathgames.core.svg import TEXT_PALETTE, esc
+from mathgames.core.ui_widget import ZoomButtons
 
 __all__ = ["STORAGE_KEY", "TablePage"]
 
@@ -94,25 +95,38 @@ class TablePage(w.VBox):
         self.status = w.HTML("")
         self.status.add_class("mg-table-status")
         self.board = BoardWidget(label=_("the table"), storage_key=STORAGE_KEY)
+        self.board.add_class("mg-table-board")
         self.board.on_cell_click(self.click)
         self.board.on_stored(self.rejoin)
         self.rack = BoardWidget(label=_("Your tiles"))
+        self.rack.add_class("mg-triomino-rack")  # on a phone: big tiles, slid sideways
         self.rack.on_cell_click(self.pick_tile)
         self.turn_button = w.Button(description=_("Turn the tile"))
         self.draw_button = w.Button(description=_("Draw"))
         self.pass_button = w.Button(description=_("Pass"))
         self.next_button = w.Button(description=_("Next round"))
+        for button, name in ((self.turn_button, "turn"), (self.draw_button, "draw"),
+                             (self.pass_button, "pass"), (self.next_button, "next-round")):
+            button.add_class(f"mg-table-{name}")
         self.next_button.on_click(lambda _b: self.play_text("next"))
         self.turn_button.on_click(lambda _b: self.turn())
         self.draw_button.on_click(lambda _b: self.play_text("draw"))
         self.pass_button.on_click(lambda _b: self.play_text("pass"))
         self.triomino_box = w.VBox([self.rack, w.HBox([self.turn_button, self.draw_button,
                                                        self.pass_button, self.next_button])])
-        self.playing = w.VBox([self.info, self.start_button, self.status, self.message,
-                               self.triomino_box])
+        # Who plays and whose turn it is beside the board (above it on a phone), so that
+        # the whole board, and a Triomino player's tiles below it, fit a projector.
+        self.zooms = ZoomButtons(self.board)  # Halma's squares for a finger on a phone
+        self.side = w.VBox([self.info, self.start_button, self.status, self.message,
+                            self.zooms])
+        self.side.add_class("mg-table-side")
+        self.main = w.VBox([self.board, self.triomino_box])
+        self.main.add_class("mg-table-main")
+        self.playing = w.HBox([self.side, self.main])
+        self.playing.add_class("mg-table-row")
         self.playing.layout.display = "none"
         self.board.layout.display = "none"
-        super().__init__([self.form, self.playing, self.board])
+        super().__init__([self.form, self.playing])
         self.add_class("mg-table-page")
         self.add_class("mg-app")  # the game pages' sizes for a projector and a phone
 
@@ -294,12 +308,19 @@ class TablePage(w.VBox):
             text = self._result_text()
         elif state.to_move == self.seat:
             text = _("Your turn")
+            if state.is_triomino and state.game.phase == "play":
+                text = (_("Your turn: choose one of your bright tiles, then its place on the table")
+                        if self.tile is None else
+                        _("Your turn: choose the tile's place on the table, or turn the tile"))
         else:
             text = _("Waiting for the others")
         self.status.value = (f'<p class="mg-table-line" data-ply="{state.ply}" '
                              f'data-over="{int(state.is_over)}" data-turn="{state.to_move}" '
                              f'style="font-size:22px">{esc(text)}</p>')
         self.triomino_box.layout.display = None if state.is_triomino else "none"
+        self.zooms.layout.display = "none" if state.is_triomino else None
+        if state.is_triomino:
+            self.add_class("mg-table-triomino")
         if state.is_triomino:
             self._draw_triomino(state)
         else:
@@ -339,7 +360,8 @@ class TablePage(w.VBox):
                                    title=_("Triomino table"))
         hand = game.hand(self.seat) if self.seat >= 0 else []  # this player's tiles only
         self.rack.svg = rack_svg(hand, selected=self.tile if mine else None,
-                                 rotation=self.rotation, title=_("Your tiles"))
+                                 rotation=self.rotation, title=_("Your tiles"),
+                                 playable=set(game.placeable_tiles()) if mine else None)
         self.draw_button.disabled = not (mine and game.can_draw())
         self.pass_button.disabled = not (mine and game.can_pass())
         self.next_button.layout.display = (

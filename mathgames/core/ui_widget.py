@@ -25,7 +25,8 @@ from mathgames.core.board_widget import STATIC
 from mathgames.core.i18n import translator
 from mathgames.core.svg import esc
 
-__all__ = ["Confirm", "HowToPlay", "PageHelper", "by_pointer", "fill_tooltips", "section"]
+__all__ = ["Confirm", "HowToPlay", "PageHelper", "ZoomButtons", "by_pointer", "fill_tooltips",
+           "section"]
 
 _ = translator("core")
 
@@ -139,6 +140,44 @@ class Confirm(w.HBox):
     def _yes(self) -> None:
         self.hide()
         self._on_yes()
+
+
+class ZoomButtons(w.HBox):
+    """Magnifier buttons for a board: above 1 the board's picture grows by that factor
+    and the board scrolls (on a phone a finger needs squares about twice a mouse's).
+
+    >>> from mathgames.core.board_widget import BoardWidget
+    >>> zoom = ZoomButtons(BoardWidget())
+    >>> zoom.step(+1); zoom.board.zoom, zoom.zoom_out.disabled
+    (1.6, False)
+    >>> zoom.step(+5); zoom.board.zoom, zoom.zoom_in.disabled
+    (2.4, True)
+    """
+
+    def __init__(self, board: Any, levels: tuple[float, ...] = (1.0, 1.6, 2.4)) -> None:
+        self.board, self.levels = board, levels
+        self.zoom_out = w.Button(icon="search-minus", layout=w.Layout(width="auto"))
+        self.zoom_out.add_class("mg-zoom-out")
+        self.zoom_in = w.Button(icon="search-plus", layout=w.Layout(width="auto"))
+        self.zoom_in.add_class("mg-zoom-in")
+        self.zoom_out.on_click(lambda _b: self.step(-1))
+        self.zoom_in.on_click(lambda _b: self.step(+1))
+        super().__init__([self.zoom_out, self.zoom_in])
+        self.relabel()
+        self.step(0)
+
+    def step(self, by: int) -> None:
+        """Zoom in (``by`` > 0) or out by that many levels, within the levels."""
+        level = self.levels.index(self.board.zoom) if self.board.zoom in self.levels else 0
+        level = max(0, min(len(self.levels) - 1, level + by))
+        self.board.zoom = self.levels[level]
+        self.zoom_in.disabled = level == len(self.levels) - 1
+        self.zoom_out.disabled = level == 0
+
+    def relabel(self) -> None:
+        """The buttons' names in the current language."""
+        self.zoom_in.tooltip = _("Zoom in")
+        self.zoom_out.tooltip = _("Zoom out")
 
 
 def fill_tooltips(widget: Any) -> None:

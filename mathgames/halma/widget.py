@@ -32,7 +32,14 @@ from mathgames.core.i18n import on_language_change, translator
 from mathgames.core.levels import DEFAULT_LEVEL
 from mathgames.core.resume_widget import ResumeBanner
 from mathgames.core.svg import esc
-from mathgames.core.ui_widget import Confirm, HowToPlay, by_pointer, fill_tooltips, section
+from mathgames.core.ui_widget import (
+    Confirm,
+    HowToPlay,
+    ZoomButtons,
+    by_pointer,
+    fill_tooltips,
+    section,
+)
 from mathgames.halma.bots import LEVELS
 from mathgames.halma.game import PASS, Game, Move
 from mathgames.halma.solutions import SOLUTIONS
@@ -186,10 +193,8 @@ class HalmaApp(w.VBox):
         self.solution_step_button.add_class("mg-solution-step")
         self.solution_all_button = w.Button(icon="fast-forward")
         self.solution_all_button.add_class("mg-solution-all")
-        self.zoom_in_button = w.Button(icon="search-plus", layout=w.Layout(width="auto"))
-        self.zoom_in_button.add_class("mg-zoom-in")
-        self.zoom_out_button = w.Button(icon="search-minus", layout=w.Layout(width="auto"))
-        self.zoom_out_button.add_class("mg-zoom-out")
+        self.zooms = ZoomButtons(self.board, ZOOMS)
+        self.zoom_in_button, self.zoom_out_button = self.zooms.zoom_in, self.zooms.zoom_out
         self.confirm = Confirm(lambda: _("Start a new game? This game will be lost."),
                                self.show_setup)
         self.controls = w.HBox([self.undo_button, self.bot_button, self.solution_step_button,
@@ -219,9 +224,6 @@ class HalmaApp(w.VBox):
         self.start_button.on_click(lambda _b: self.start())
         self.undo_button.on_click(lambda _b: self.undo())
         self.new_button.on_click(lambda _b: self.ask_new_game())
-        self.zoom_in_button.on_click(lambda _b: self.zoom(+1))
-        self.zoom_out_button.on_click(lambda _b: self.zoom(-1))
-        self.zoom_out_button.disabled = True
         self.bot_button.on_click(lambda _b: self.bot_move())
         self.solution_step_button.on_click(lambda _b: self.solution_step())
         self.solution_all_button.on_click(lambda _b: self.solution_all())
@@ -268,8 +270,7 @@ class HalmaApp(w.VBox):
         touch = _("Tap a piece, then one of the ringed places. The magnifier buttons make "
                   "the squares bigger; slide the board to see the rest.")
         self.help.value = by_pointer(mouse, touch)
-        self.zoom_in_button.tooltip = _("Zoom in")
-        self.zoom_out_button.tooltip = _("Zoom out")
+        self.zooms.relabel()
         self.board.label = name
         self.howto.refresh()
         fill_tooltips(self)
@@ -293,11 +294,7 @@ class HalmaApp(w.VBox):
 
     def zoom(self, step: int) -> None:
         """Make the board bigger (+1, it then scrolls) or smaller (-1)."""
-        level = ZOOMS.index(self.board.zoom) if self.board.zoom in ZOOMS else 0
-        level = max(0, min(len(ZOOMS) - 1, level + step))
-        self.board.zoom = ZOOMS[level]
-        self.zoom_in_button.disabled = level == len(ZOOMS) - 1
-        self.zoom_out_button.disabled = level == 0
+        self.zooms.step(step)
 
     def show_setup(self) -> None:
         """Back to the set-up panel (the game stays until Start)."""

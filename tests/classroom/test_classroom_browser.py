@@ -25,12 +25,15 @@ from mathgames.halma.bots import GreedyBot
 from mathgames.matematiko.match import cell_name
 from tests.app.test_layout_browser import (
     FIELDS_APART_JS,
+    MIN_CELL_PX,
     MIN_TEXT_PX,
     PAGE_CUT_JS,
     PHONE,
     PROJECTOR,
     SMALL_TEXT_JS,
+    SMALLEST_JS,
     axe_violations,
+    check_inside,
     english_left,
     wait_layout,
 )
@@ -287,6 +290,50 @@ def page_problems(page: Any, lang: str, where: str) -> list[str]:
     return problems
 
 
+def open_table_with_a_bot(page: Any, game: str) -> None:
+    """On the table page's form: open a table of ``game`` and start it, a bot in the
+    other seat."""
+    page.locator(".mg-table-form input").first.fill("Zuzana")
+    page.locator(".mg-table-form input").first.press("Enter")
+    page.locator(".mg-table-form select").first.select_option(
+        index=list(TABLE_GAMES).index(game))
+    page.locator(".mg-open-table").click()
+    page.locator(".mg-start-table").click()
+    page.wait_for_selector(".mg-table-line", state="visible")
+    page.wait_for_selector(".mg-table-main .mathgames-board [data-cell]")  # squares or tiles
+
+
+@pytest.mark.parametrize("game", ["halma", "triomino"])
+def test_a_table_fits_a_projector_and_a_phone(classroom_server: tuple[str, str], device: Any,
+                                              game: str) -> None:
+    base, _store_url = classroom_server
+    page = device()
+    page.set_viewport_size(PROJECTOR)
+    open_page(page, base, "table.ipynb", "", ".mg-join-table")
+    open_table_with_a_bot(page, game)
+    board = ".mg-table-board .mathgames-board"
+    wait_layout(page)
+    # on a projector: the whole board, and a Triomino player's tiles and buttons, on screen
+    on_screen = [board, ".mg-table-line"]
+    if game == "triomino":
+        on_screen += [".mg-triomino-rack .mathgames-board", ".mg-table-turn", ".mg-table-draw"]
+    check_inside(page, on_screen, f"{game} table, projector")
+    # on a phone: squares and tiles big enough for a finger (Halma's with one zoom)
+    page.set_viewport_size(PHONE)
+    wait_layout(page)
+    problems = page_problems(page, "en", f"{game} table, phone")
+    if game == "halma":
+        page.locator(".mg-zoom-in").click()
+        page.wait_for_selector(board + ".mg-zoomed")
+        wait_layout(page)
+        smallest = page.evaluate(SMALLEST_JS, ".mg-table-board .mathgames-board")
+    else:
+        smallest = page.evaluate(SMALLEST_JS, ".mg-triomino-rack .mathgames-board")
+    assert smallest is not None and smallest >= MIN_CELL_PX, f"{game}: cells of {smallest} px"
+    assert problems == [], "\n".join(problems)
+    assert page.mg_errors == []
+
+
 @pytest.mark.parametrize("lang", ["en", "pl", "cs", "ru"])
 def test_class_pages_fit_a_projector_and_a_phone_in_every_language(
         classroom_server: tuple[str, str], device: Any, lang: str) -> None:
@@ -315,14 +362,7 @@ def test_class_pages_fit_a_projector_and_a_phone_in_every_language(
     table.set_viewport_size(PHONE)
     open_page(table, base, "table.ipynb", "", ".mg-join-table", lang)
     problems += page_problems(table, lang, "table form, phone")
-    table.locator(".mg-table-form input").first.fill("Zuzana")
-    table.locator(".mg-table-form input").first.press("Enter")
-    table.locator(".mg-table-form select").first.select_option(
-        index=list(TABLE_GAMES).index("triomino"))
-    table.locator(".mg-open-table").click()
-    table.locator(".mg-start-table").click()
-    table.wait_for_selector(".mg-table-line", state="visible")
-    table.wait_for_selector(".mathgames-board [data-cell]")
+    open_table_with_a_bot(table, "triomino")
     problems += page_problems(table, lang, "Triomino table, phone")
     assert problems == [], "\n".join(problems)
     for page in (teacher, student, table):
