@@ -309,9 +309,13 @@ class TablePage(w.VBox):
         elif state.to_move == self.seat:
             text = _("Your turn")
             if state.is_triomino and state.game.phase == "play":
-                text = (_("Your turn: choose one of your bright tiles, then its place on the table")
-                        if self.tile is None else
-                        _("Your turn: choose the tile's place on the table, or turn the tile"))
+                if not state.game.legal_placements():
+                    text = _("Your turn: none of your tiles fits: draw, or pass")
+                elif self.tile is None:
+                    text = _("Your turn: choose one of your bright tiles, then its place on "
+                             "the table")
+                else:
+                    text = _("Your turn: choose the tile's place on the table, or turn the tile")
         else:
             text = _("Waiting for the others")
         self.status.value = (f'<p class="mg-table-line" data-ply="{state.ply}" '
@@ -321,7 +325,6 @@ class TablePage(w.VBox):
         self.zooms.layout.display = "none" if state.is_triomino else None
         if state.is_triomino:
             self.add_class("mg-table-triomino")
-        if state.is_triomino:
             self._draw_triomino(state)
         else:
             from mathgames.halma.view import render

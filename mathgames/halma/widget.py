@@ -198,8 +198,8 @@ class HalmaApp(w.VBox):
         self.confirm = Confirm(lambda: _("Start a new game? This game will be lost."),
                                self.show_setup)
         self.controls = w.HBox([self.undo_button, self.bot_button, self.solution_step_button,
-                                self.solution_all_button, self.new_button, self.zoom_out_button,
-                                self.zoom_in_button, self.howto.button])
+                                self.solution_all_button, self.new_button, self.zooms,
+                                self.howto.button])
         self.controls.add_class("mg-controls")
         self.moves_title = w.HTML()
         self.move_list = w.HTML(layout=w.Layout(max_height="24em", overflow="auto",

@@ -327,7 +327,7 @@ def test_two_tables_pages_play_chinese_checkers_with_a_bot(in_thread: Callable[.
 
 def test_a_triomino_page_shows_only_its_own_tiles(in_thread: Callable[..., None]) -> None:
     def body(loop: asyncio.AbstractEventLoop) -> None:
-        from mathgames.triomino.view import rack_id
+        from mathgames.triomino.view import rack_id, rack_svg
 
         ann = TablePage()
         ann.name_input.value = "Ann"
@@ -339,12 +339,20 @@ def test_a_triomino_page_shows_only_its_own_tiles(in_thread: Callable[..., None]
         for _ in range(6):
             if ann.state.to_move == 0:
                 if ann.state.game.phase == "play" and ann.state.game.legal_placements():
+                    # the status says what to do, and the tiles that may go now stand out
+                    assert "choose one of your bright tiles" in ann.status.value
                     placement = ann.state.game.legal_placements()[0]
+                    playable = set(ann.state.game.placeable_tiles())
+                    assert ann.rack.svg == rack_svg(ann.state.game.hand(0), playable=playable,
+                                                    title="Your tiles")
                     ann.rack.click_cell(rack_id(placement.tile))
+                    assert "choose the tile&#x27;s place" in ann.status.value
                     while ann.rotation != placement.rotation:
                         ann.turn_button.click()
                     ann.board.click_cell(f"c{placement.cell[0]}_{placement.cell[1]}")
                 else:
+                    if ann.state.game.phase == "play":
+                        assert "none of your tiles fits" in ann.status.value
                     ann.play_text(ann.state.bot_move())
             run_until(loop, lambda: ann.state.to_move == 0 or ann.state.is_over, timeout=30)
         mine = ann.state.game.hand(0)
