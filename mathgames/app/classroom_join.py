@@ -22,8 +22,8 @@ from mathgames.core.board_widget import BoardWidget
 from mathgames.core.errors import MathgamesError
 from mathgames.core.i18n import translator
 from mathgames.core.svg import esc
-from mathgames.matematiko.match import cell_index
-from mathgames.matematiko.view import render_grid
+from mathgames.matematiko.match import cell_index, cell_name
+from mathgames.matematiko.view import cell_title, render_grid
 
 __all__ = ["STORAGE_KEY", "JoinPage"]
 
@@ -60,6 +60,8 @@ class JoinPage(w.VBox):
         self.board = BoardWidget(label=_("Your Matematiko grid"), storage_key=STORAGE_KEY)
         self.board.layout.display = "none"
         self.board.on_cell_click(self.click)
+        self.board.on_key(self._key)
+        self.cursor = 12  # the keyboard's cell (the middle), framed on the grid
         self.board.on_stored(self.rejoin)
         self.leave_button = w.Button(description=_("Leave: join another class"),
                                      layout=w.Layout(width="auto", display="none"))
@@ -121,7 +123,7 @@ class JoinPage(w.VBox):
     def _new_events(self, events: list[Event]) -> None:
         if self.state is None:
             return
-        taken = []
+        taken, seen = [], (self.state.game, list(self.state.calls))
         for event in events:
             before, game = list(self.state.calls), self.state.game
             self.state.fold([event])
@@ -138,6 +140,8 @@ class JoinPage(w.VBox):
             self._removed()
             return
         self.redraw()
+        if (self.state.game, self.state.calls) != seen:
+            self.board.say(self._status_text())  # a screen reader hears the new number
 
     def _removed(self) -> None:
         """The teacher took this student off the class: the form again, and why."""
@@ -157,6 +161,23 @@ class JoinPage(w.VBox):
         self.message.value = f'<p role="status">{esc(text)}</p>'
 
     # -- playing -------------------------------------------------------------------------------
+    def _key(self, key: str) -> None:
+        """Arrows move the frame over the grid, Enter or space places the number there."""
+        state = self.state
+        if state is None or self.pid not in state.students:
+            return
+        moves = {"ArrowUp": (-1, 0), "ArrowDown": (1, 0), "ArrowLeft": (0, -1),
+                 "ArrowRight": (0, 1)}
+        if key in moves:
+            row, col = divmod(self.cursor, 5)
+            dr, dc = moves[key]
+            self.cursor = (row + dr) % 5 * 5 + (col + dc) % 5
+            self.redraw()
+            grid = state.students[self.pid].grid
+            self.board.say(cell_title(cell_name(self.cursor), grid[self.cursor]))
+        elif key in ("Enter", " "):
+            self.click(cell_name(self.cursor))
+
     def click(self, cell: str) -> None:
         """Place the next called number in ``cell`` ("a1".."e5")."""
         state = self.state
@@ -164,12 +185,17 @@ class JoinPage(w.VBox):
             return
         index = len(state.students[self.pid].cells)
         if index >= len(state.calls):
-            return  # nothing to place (the status line says to wait for the next number)
+            self.board.say(self._status_text())  # nothing to place: wait for the next number
+            return
         card, game = state.calls[index], state.game
         try:
             self.state = self.room.place(state.code, self.pid, self.token, index,
                                          cell_index(cell), state=state)
             self.message.value = ""
+            self.cursor = cell_index(cell)
+            self.redraw()
+            self.board.say(f"{cell}: {card}. {self._status_text()}")
+            return
         except MathgamesError as error:
             self.state = self.room.load_class(state.code)
             if self.pid not in self.state.students:
@@ -192,7 +218,19 @@ class JoinPage(w.VBox):
         current = state.calls[placed] if placed < called else None
         self.board.svg = render_grid(student.grid, current=current, code=state.code,
                                      player=student.name, placing=current is not None,
-                                     calls=placed + 1 if current is not None else called)
+                                     calls=placed + 1 if current is not None else called,
+                                     cursor=self.cursor)
+        text = self._status_text()
+        self.status.value = (f'<p class="mg-join-line" data-placed="{placed}" '
+                             f'data-called="{called}" style="font-size:22px">{esc(text)}</p>')
+
+    def _status_text(self) -> str:
+        """What the student has to do now (the line above the grid)."""
+        state = self.state
+        assert state is not None
+        student = state.students[self.pid]
+        placed, called = len(student.cells), len(state.calls)
+        current = state.calls[placed] if placed < called else None
         if current is not None and called - placed > 1:
             text = _("Place the {card}: {n} called numbers to place").format(
                 card=current, n=called - placed)
@@ -208,8 +246,7 @@ class JoinPage(w.VBox):
                     games=state.game, points=total.points, rank=total.rank)
         else:
             text = _("Wait for the teacher's next number")
-        self.status.value = (f'<p class="mg-join-line" data-placed="{placed}" '
-                             f'data-called="{called}" style="font-size:22px">{esc(text)}</p>')
+        return text
 
     def close(self) -> None:
         if self.feed is not None:

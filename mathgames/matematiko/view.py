@@ -22,7 +22,7 @@ from mathgames.matematiko.match import cell_name, full_lines
 from mathgames.matematiko.odds import CellHint
 from mathgames.matematiko.rules import GRID_SIZE
 
-__all__ = ["combination_label", "line_label", "render_grid"]
+__all__ = ["cell_title", "combination_label", "line_label", "render_grid"]
 
 _ = translator("matematiko")
 
@@ -37,8 +37,12 @@ HINT = PALETTE[0]
 MUTED = "#6b6b6b"
 
 
-def _cell_title(name: str, value: int | None) -> str:
-    """What a screen reader says of a cell: ``b2: 7`` or ``b2: empty``."""
+def cell_title(name: str, value: int | None) -> str:
+    """What a screen reader says of a cell.
+
+    >>> cell_title("b2", 7), cell_title("b2", None)
+    ('b2: 7', 'b2: empty')
+    """
     if value is None:
         return _("{cell}: empty").format(cell=name)
     return f"{name}: {value}"
@@ -151,7 +155,7 @@ def render_grid(grid: Sequence[int | None], current: int | None = None,
             f'<rect data-cell="{name}" x="{x + 3}" y="{y + 3}" width="{CELL - 6}"'
             f' height="{CELL - 6}" rx="8" fill="#ffffff"'
             f' fill-opacity="{"1" if value is None else "0"}" stroke="{INK}"'
-            f' stroke-width="2"><title>{esc(_cell_title(name, value))}</title></rect>')
+            f' stroke-width="2"><title>{esc(cell_title(name, value))}</title></rect>')
         if value is not None:
             parts.append(
                 f'<text class="mg-number" data-for="{name}" x="{x + CELL / 2}" y="{y + 70}"'

@@ -15,7 +15,7 @@ import mathgames.app.classroom_live as live
 from mathgames.app.classroom_join import JoinPage
 from mathgames.app.classroom_table import TablePage
 from mathgames.app.classroom_teacher import TeacherPage
-from mathgames.matematiko.match import cell_name
+from mathgames.matematiko.match import cell_index, cell_name
 
 
 @pytest.fixture
@@ -252,6 +252,40 @@ def test_the_teacher_removes_a_name_from_the_class(in_thread: Callable[..., None
         pages["Ann"].board.click_cell("a1")
         run_until(loop, lambda: not teacher.state.waiting())
         assert list(teacher.state.students) == [pages["Ann"].pid]
+
+    in_thread(body)
+
+
+def test_a_student_plays_by_keyboard_and_hears_each_number(
+        in_thread: Callable[..., None]) -> None:
+    def body(loop: asyncio.AbstractEventLoop) -> None:
+        teacher = TeacherPage()
+        teacher.open_class()
+        ann = JoinPage(code=teacher.state.code)
+        ann.name_input.value = "Ann"
+        ann.join_button.click()
+        ann.board.press_key("Enter")  # nothing called yet: said, nothing placed
+        assert ann.board.announce == "Wait for the teacher's next number"
+        teacher.typed.value = 7
+        teacher.typed_button.click()
+        run_until(loop, lambda: ann.state.calls == [7])
+        assert ann.board.announce == "Place the 7"  # heard as soon as it is called
+        for key in ("ArrowUp", "ArrowUp", "ArrowUp", "ArrowLeft"):  # from c3, wrapping
+            ann.board.press_key(key)
+        assert ann.cursor == cell_index("b5") and ann.board.announce == "b5: empty"
+        assert 'data-cell="b5"' in ann.board.svg
+        ann.board.press_key(" ")
+        assert ann.state.students[ann.pid].grid[cell_index("b5")] == 7
+        assert ann.board.announce == "b5: 7. Wait for the teacher's next number"
+        teacher.typed.value = 2
+        teacher.typed_button.click()
+        run_until(loop, lambda: ann.state.calls == [7, 2])
+        ann.board.press_key("Enter")  # the frame is still on b5: taken, and said so
+        assert "taken" in ann.message.value and len(ann.state.students[ann.pid].cells) == 1
+        ann.board.press_key("ArrowRight")
+        assert ann.board.announce == "c5: empty"
+        ann.board.press_key("Enter")
+        assert ann.state.students[ann.pid].grid[cell_index("c5")] == 2
 
     in_thread(body)
 
