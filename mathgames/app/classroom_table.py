@@ -26,7 +26,8 @@ from mathgames.core.board_widget import BoardWidget
 from mathgames.core.errors import MathgamesError
 from mathgames.core.i18n import translator
 from mathgames.core.svg import TEXT_PALETTE, esc
-from mathgames.core.ui_widget import ZoomButtons
+from mathgames.core.ui_widget import ZoomButtons, by_pointer
+from mathgames.halma.view import ARROWS, arrow_table, player_label, render
 
 __all__ = ["STORAGE_KEY", "TablePage"]
 
@@ -97,10 +98,13 @@ class TablePage(w.VBox):
         self.board = BoardWidget(label=_("the table"), storage_key=STORAGE_KEY)
         self.board.add_class("mg-table-board")
         self.board.on_cell_click(self.click)
+        self.board.on_key(self._key)
         self.board.on_stored(self.rejoin)
         self.rack = BoardWidget(label=_("Your tiles"))
         self.rack.add_class("mg-triomino-rack")  # on a phone: big tiles, slid sideways
         self.rack.on_cell_click(self.pick_tile)
+        self.rack.on_key(self._key)
+        self.cursor: Any = None  # the keyboard's frame: a Halma cell, or a free Triomino place
         self.turn_button = w.Button(description=_("Turn the tile"))
         self.draw_button = w.Button(description=_("Draw"))
         self.pass_button = w.Button(description=_("Pass"))
@@ -117,8 +121,10 @@ class TablePage(w.VBox):
         # Who plays and whose turn it is beside the board (above it on a phone), so that
         # the whole board, and a Triomino player's tiles below it, fit a projector.
         self.zooms = ZoomButtons(self.board)  # Halma's squares for a finger on a phone
+        self.help = w.HTML("")
+        self.help.add_class("mg-help")
         self.side = w.VBox([self.info, self.start_button, self.status, self.message,
-                            self.zooms])
+                            self.zooms, self.help])
         self.side.add_class("mg-table-side")
         self.main = w.VBox([self.board, self.triomino_box])
         self.main.add_class("mg-table-main")
@@ -136,7 +142,12 @@ class TablePage(w.VBox):
         self.seats_choice.value = seats[0]
 
     def _fail(self, error: Exception) -> None:
-        self.message.value = f'<p role="alert">{esc(str(error))}</p>'
+        self._tell(str(error))
+
+    def _tell(self, text: str) -> None:
+        """A refusal or a warning: shown, and said to a screen reader."""
+        self.message.value = f'<p role="alert">{esc(text)}</p>'
+        self.board.say(text)
 
     # -- sitting down --------------------------------------------------------------------------
     def open_table(self) -> None:
@@ -248,12 +259,76 @@ class TablePage(w.VBox):
         self.rotation = (self.rotation + 1) % 3
         self.redraw()
 
+    # -- by keyboard ---------------------------------------------------------------------------
+    def _key(self, key: str) -> None:
+        """Halma: arrows move the frame, Enter or space clicks there, Escape lets go.
+        Triomino: 1-9 choose a tile, R turns it, arrows or N go from free place to free
+        place, Enter or space puts the tile there, D draws, P passes. + and - zoom."""
+        state = self.state
+        if state is None or not state.started:
+            return
+        if key in ("+", "-") and not state.is_triomino:
+            self.zooms.step(+1 if key == "+" else -1)
+        elif state.is_triomino:
+            self._triomino_key(state, key)
+        elif key in ARROWS:
+            topology = state.game.topology
+            self.cursor = topology.names[arrow_table(topology)[(topology.index(self.cursor),
+                                                                 key)]]
+            self.redraw()
+            owner = state.game.owner(self.cursor)
+            self.board.say(self.cursor if owner is None
+                           else f"{self.cursor}: {player_label(owner)}")
+        elif key in ("Enter", " "):
+            self.click(self.cursor)
+        elif key == "Escape":
+            self.selected = None
+            self.redraw()
+
+    def _triomino_key(self, state: TableState, key: str) -> None:
+        from mathgames.triomino.geometry import cell_id
+        from mathgames.triomino.view import rack_id
+
+        game = state.game
+        if key.isdigit() and key != "0" and self.seat >= 0:
+            hand = game.hand(self.seat)
+            if int(key) <= len(hand):
+                self.pick_tile(rack_id(hand[int(key) - 1]))
+                self.board.say(_("Tile {tile}").format(tile=self.tile))
+        elif key in ("r", "R") and self.tile is not None:
+            self.turn()
+        elif key in ("d", "D"):
+            self.play_text("draw")
+        elif key in ("p", "P"):
+            self.play_text("pass")
+        elif key in (*ARROWS, "n", "N"):
+            places = self._places()
+            if places:
+                step = -1 if key in ("ArrowLeft", "ArrowUp") else 1
+                at = places.index(self.cursor) + step if self.cursor in places else 0
+                self.cursor = places[at % len(places)]
+                self.redraw()
+                self.board.say(_("Free place {n} of {total}").format(
+                    n=places.index(self.cursor) + 1, total=len(places)))
+        elif key in ("Enter", " ") and self.cursor in self._places():
+            self._place_tile(cell_id(self.cursor))
+
+    def _places(self) -> list[Any]:
+        """The free places of the Triomino table, in order (the first tile: the middle)."""
+        from mathgames.triomino.table import ORIGIN
+
+        state = self.state
+        if state is None or not state.is_triomino or state.to_move != self.seat:
+            return []
+        table = state.game.table
+        return sorted(table.frontier()) if len(table) else [ORIGIN]
+
     def _place_tile(self, cell_text: str) -> None:
         from mathgames.triomino.geometry import parse_cell
 
         state = self.state
         if state is None or self.tile is None:
-            self.message.value = f"<p>{esc(_('Choose a tile first'))}</p>"
+            self._tell(_("Choose a tile first"))
             return
         cell = parse_cell(cell_text)
         fitting = [p for p in state.game.legal_placements(self.tile) if p.cell == cell]
@@ -261,7 +336,7 @@ class TablePage(w.VBox):
         if chosen is None and fitting:
             chosen = fitting[0]
         if chosen is None:
-            self.message.value = f"<p>{esc(_('That tile does not fit there'))}</p>"
+            self._tell(_("That tile does not fit there"))
             return
         self.play_text(triomino_text(("place", chosen)))
 
@@ -324,12 +399,26 @@ class TablePage(w.VBox):
         self.triomino_box.layout.display = None if state.is_triomino else "none"
         self.zooms.layout.display = "none" if state.is_triomino else None
         if state.is_triomino:
+            self.help.value = by_pointer(
+                _("Click one of your tiles, then its place. Keys: 1 to 9 choose a tile, R "
+                  "turns it, the arrows or N go from place to place, Enter puts it there, D "
+                  "draws, P passes."),
+                _("Tap one of your tiles, then its place; slide your tiles sideways to see "
+                  "them all."))
+        else:
+            self.help.value = by_pointer(
+                _("Click a piece, then where it goes. Keys: the arrows move the frame, Enter "
+                  "or space clicks, Escape lets go, + and - zoom."),
+                _("Tap a piece, then where it goes; the magnifier buttons make the squares "
+                  "bigger."))
+        if state.is_triomino:
             self.add_class("mg-table-triomino")
             self._draw_triomino(state)
         else:
-            from mathgames.halma.view import render
-
-            self.board.svg = render(state.game, selected=self.selected,
+            if self.cursor is None:  # the keyboard's frame starts in the middle
+                topology = state.game.topology
+                self.cursor = topology.names[topology.center]
+            self.board.svg = render(state.game, selected=self.selected, cursor=self.cursor,
                                     show_target=state.started)
         self._schedule_bot()
 
@@ -360,7 +449,8 @@ class TablePage(w.VBox):
             clickable = set(game.table.frontier()) if len(game.table) else {ORIGIN}
         last = game.table.order[-1].cell if game.table.order else None
         self.board.svg = table_svg(game.table, clickable=clickable, last=last,
-                                   title=_("Triomino table"))
+                                   title=_("Triomino table"),
+                                   cursor=self.cursor if self.cursor in clickable else None)
         hand = game.hand(self.seat) if self.seat >= 0 else []  # this player's tiles only
         self.rack.svg = rack_svg(hand, selected=self.tile if mine else None,
                                  rotation=self.rotation, title=_("Your tiles"),

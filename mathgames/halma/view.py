@@ -18,12 +18,15 @@ True
 from __future__ import annotations
 
 import math
+from functools import cache
 
 from mathgames.core.i18n import translator
 from mathgames.core.svg import INK, MUTED, PALETTE, esc, num, svg_document
 from mathgames.halma.game import Game, Move
+from mathgames.halma.topology import Topology
 
-__all__ = ["SHAPES", "piece_shape", "pieces_name", "player_label", "render"]
+__all__ = ["ARROWS", "SHAPES", "arrow_table", "piece_shape", "pieces_name", "player_label",
+           "render"]
 
 _ = translator("halma")
 
@@ -117,6 +120,37 @@ def _path_overlay(frame: _Frame, game: Game, move: Move, colour: str) -> str:
         parts.append(f'<text x="{num(x)}" y="{num(y + 4.5)}" font-size="13" font-weight="bold" '
                      f'text-anchor="middle" fill="{INK}">{i}</text>')
     return "".join(parts)
+
+
+#: The arrow keys as directions on the board (x right, y up).
+ARROWS = {"ArrowUp": (0, 1), "ArrowDown": (0, -1), "ArrowLeft": (-1, 0), "ArrowRight": (1, 0)}
+
+
+@cache
+def arrow_table(topo: Topology) -> dict[tuple[int, str], int]:
+    """For each cell and arrow key, the nearest cell roughly in that direction (the
+    keyboard's frame moves there; the cell itself where none is). Cached per board.
+
+    >>> from mathgames.halma.topology import get_topology
+    >>> halma = get_topology("halma")
+    >>> halma.names[arrow_table(halma)[(halma.index("a1"), "ArrowUp")]]
+    'a2'
+    """
+    table = {}
+    for c in range(topo.size):
+        x0, y0 = topo.positions[c]
+        for key, (vx, vy) in ARROWS.items():
+            best, best_score = c, math.inf
+            for d in range(topo.size):
+                dx, dy = topo.positions[d][0] - x0, topo.positions[d][1] - y0
+                along = dx * vx + dy * vy
+                across = abs(dx * vy - dy * vx)
+                if along > 0.1 and across <= along * 1.2:
+                    score = math.hypot(dx, dy) + across
+                    if score < best_score:
+                        best, best_score = d, score
+            table[(c, key)] = best
+    return table
 
 
 def render(game: Game, selected: str | None = None,

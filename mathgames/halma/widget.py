@@ -21,7 +21,6 @@ True
 from __future__ import annotations
 
 import json
-import math
 from typing import Any
 
 import ipywidgets as w
@@ -43,8 +42,8 @@ from mathgames.core.ui_widget import (
 from mathgames.halma.bots import LEVELS
 from mathgames.halma.game import PASS, Game, Move
 from mathgames.halma.solutions import SOLUTIONS
-from mathgames.halma.topology import Topology, get_topology
-from mathgames.halma.view import player_label, render
+from mathgames.halma.topology import get_topology
+from mathgames.halma.view import ARROWS, arrow_table, player_label, render
 
 __all__ = ["HalmaApp"]
 
@@ -55,7 +54,6 @@ SEAT_KINDS = ("human", *LEVELS)
 LEGACY_SEATS = {"greedy": "easy", "search": "hard"}
 #: The zoom steps of the board (a finger on a phone needs about 2).
 ZOOMS = (1.0, 1.6, 2.4)
-ARROWS = {"ArrowUp": (0, 1), "ArrowDown": (0, -1), "ArrowLeft": (-1, 0), "ArrowRight": (1, 0)}
 SAVE_VERSION = 1
 
 
@@ -73,25 +71,6 @@ def _level_help() -> str:
 
 def _seat(kind: str) -> str:
     return LEGACY_SEATS.get(kind, kind)
-
-
-def _arrow_table(topo: Topology) -> dict[tuple[int, str], int]:
-    """For each cell and arrow key, the nearest cell roughly in that direction."""
-    table = {}
-    for c in range(topo.size):
-        x0, y0 = topo.positions[c]
-        for key, (vx, vy) in ARROWS.items():
-            best, best_score = c, math.inf
-            for d in range(topo.size):
-                dx, dy = topo.positions[d][0] - x0, topo.positions[d][1] - y0
-                along = dx * vx + dy * vy
-                across = abs(dx * vy - dy * vx)
-                if along > 0.1 and across <= along * 1.2:
-                    score = math.hypot(dx, dy) + across
-                    if score < best_score:
-                        best, best_score = d, score
-            table[(c, key)] = best
-    return table
 
 
 class HalmaApp(w.VBox):
@@ -125,7 +104,7 @@ class HalmaApp(w.VBox):
         self.selected: str | None = None
         self.destinations: dict[str, Move] = {}
         self.cursor = self.topology.names[self.topology.center]
-        self._arrows = _arrow_table(self.topology)
+        self._arrows = arrow_table(self.topology)
         player_counts = [n for n in self.topology.setups if n > 1]
         # -- set-up panel ------------------------------------------------------------------
         self.howto = HowToPlay(self._howto_html)

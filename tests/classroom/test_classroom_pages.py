@@ -7,7 +7,9 @@ import html
 import json
 import re
 import threading
+from collections import deque
 from collections.abc import Callable
+from typing import Any
 
 import pytest
 
@@ -355,6 +357,97 @@ def test_two_tables_pages_play_chinese_checkers_with_a_bot(in_thread: Callable[.
             loop.run_until_complete(asyncio.sleep(0.05))
         assert ben.state.is_over and ben.state.moves == ann.state.moves
         assert "Game over" in ann.status.value and ann.state.is_bot(2)
+
+    in_thread(body)
+
+
+def arrow_keys(topology: Any, start: str, goal: str) -> list[str]:
+    """The arrow keys that take the keyboard's frame from ``start`` to ``goal``."""
+    from mathgames.halma.view import ARROWS, arrow_table
+
+    table, came = arrow_table(topology), {topology.index(start): (-1, "")}
+    queue = deque([topology.index(start)])
+    while queue:
+        cell = queue.popleft()
+        for key in ARROWS:
+            nxt = table[(cell, key)]
+            if nxt not in came:
+                came[nxt] = (cell, key)
+                queue.append(nxt)
+    keys, cell = [], topology.index(goal)
+    while came[cell][0] >= 0:
+        cell, key = came[cell]
+        keys.append(key)
+    return keys[::-1]
+
+
+def open_with_a_bot(game: str) -> TablePage:
+    page = TablePage()
+    page.name_input.value = "Ann"
+    page.game_choice.value = game
+    page.seats_choice.value = 2
+    page.open_button.click()
+    page.start_button.click()
+    return page
+
+
+def test_a_halma_table_played_by_keyboard(in_thread: Callable[..., None]) -> None:
+    def body(loop: asyncio.AbstractEventLoop) -> None:
+        from mathgames.halma.bots import GreedyBot
+        from mathgames.halma.view import player_label
+
+        ann = open_with_a_bot("halma")
+        topology = ann.state.game.topology
+        assert ann.cursor == topology.names[topology.center]
+        for _ in range(2):  # two of Ann's moves, each by keys alone
+            run_until(loop, lambda: ann.state.to_move == 0)
+            ply, move = ann.state.ply, GreedyBot(seed=1).choose(ann.state.game)
+            for key in arrow_keys(topology, ann.cursor, move.start):
+                ann.board.press_key(key)
+            assert ann.cursor == move.start
+            assert ann.board.announce == f"{move.start}: {player_label(0)}"
+            ann.board.press_key("Enter")
+            assert ann.selected == move.start
+            for key in arrow_keys(topology, ann.cursor, move.end):
+                ann.board.press_key(key)
+            ann.board.press_key(" ")
+            assert ann.state.ply > ply and ann.state.moves[ply] == str(move)
+        ann.board.press_key("+")
+        assert ann.board.zoom > 1
+
+    in_thread(body)
+
+
+def test_a_triomino_table_played_by_keyboard(in_thread: Callable[..., None]) -> None:
+    def body(loop: asyncio.AbstractEventLoop) -> None:
+        ann = open_with_a_bot("triomino")
+        placed = 0
+        for _ in range(8):
+            run_until(loop, lambda: ann.state.to_move == 0 or ann.state.is_over, timeout=30)
+            game = ann.state.game
+            if ann.state.is_over or game.phase != "play":
+                break
+            if not game.legal_placements():
+                ply = ann.state.ply
+                ann.board.press_key("d" if game.can_draw() else "p")
+                assert ann.state.ply > ply
+                continue
+            placement = game.legal_placements()[0]
+            ann.board.press_key(str(game.hand(0).index(placement.tile) + 1))
+            assert ann.tile == placement.tile
+            assert ann.board.announce == f"Tile {placement.tile}"
+            while ann.rotation != placement.rotation:
+                ann.board.press_key("r")
+            for _step in range(200):
+                if ann.cursor == placement.cell:
+                    break
+                ann.board.press_key("n")
+            assert ann.board.announce.startswith("Free place ")
+            ply = ann.state.ply
+            ann.board.press_key("Enter")
+            assert ann.state.ply > ply and len(ann.state.game.table) > 0
+            placed += 1
+        assert placed >= 2
 
     in_thread(body)
 
