@@ -262,8 +262,9 @@ class TablePage(w.VBox):
     # -- by keyboard ---------------------------------------------------------------------------
     def _key(self, key: str) -> None:
         """Halma: arrows move the frame, Enter or space clicks there, Escape lets go.
-        Triomino: 1-9 choose a tile, R turns it, arrows or N go from free place to free
-        place, Enter or space puts the tile there, D draws, P passes. + and - zoom."""
+        Triomino: 1-9 choose a tile (T: the next tile that may go now), R turns it, arrows
+        or N go from free place to free place, Enter or space puts the tile there, D draws,
+        P passes. + and - zoom."""
         state = self.state
         if state is None or not state.started:
             return
@@ -295,6 +296,11 @@ class TablePage(w.VBox):
             if int(key) <= len(hand):
                 self.pick_tile(rack_id(hand[int(key) - 1]))
                 self.board.say(_("Tile {tile}").format(tile=self.tile))
+        elif key in ("t", "T") and game.placeable_tiles():  # the next tile that may go now
+            tiles = game.placeable_tiles()
+            at = tiles.index(self.tile) + 1 if self.tile in tiles else 0
+            self.pick_tile(rack_id(tiles[at % len(tiles)]))
+            self.board.say(_("Tile {tile}").format(tile=self.tile))
         elif key in ("r", "R") and self.tile is not None:
             self.turn()
         elif key in ("d", "D"):
@@ -400,8 +406,8 @@ class TablePage(w.VBox):
         self.zooms.layout.display = "none" if state.is_triomino else None
         if state.is_triomino:
             self.help.value = by_pointer(
-                _("Click one of your tiles, then its place. Keys: 1 to 9 choose a tile, R "
-                  "turns it, the arrows or N go from place to place, Enter puts it there, D "
+                _("Click one of your tiles, then its place. Keys: 1 to 9 or T choose a tile, "
+                  "R turns it, the arrows or N go from place to place, Enter puts it there, D "
                   "draws, P passes."),
                 _("Tap one of your tiles, then its place; slide your tiles sideways to see "
                   "them all."))

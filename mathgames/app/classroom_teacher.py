@@ -15,6 +15,7 @@ import asyncio
 import json
 import os
 import random
+from collections.abc import Callable
 from typing import Any
 from urllib.parse import quote
 
@@ -246,63 +247,47 @@ class TeacherPage(w.VBox):
             await asyncio.sleep(3)
 
     # -- calling -------------------------------------------------------------------------------
-    def call(self, card: int | None = None) -> None:
-        """Call the deck's next number, or ``card`` typed from a real deck."""
-        if self.state is None:
-            return
+    def _act(self, action: Callable[[ClassState], ClassState], done: str = "") -> None:
+        """Do a teacher's ``action`` on the class and redraw; then say ``done``, or why the
+        class refused (the page then shows the class as the log has it)."""
+        assert self.state is not None
         try:
-            self.state = self.room.call(self.state.code, self.token, card, state=self.state)
-            self.message.value = ""
+            self.state = action(self.state)
+            self.message.value = f'<p role="status">{esc(done)}</p>' if done else ""
         except MathgamesError as error:
             self.state = self.room.load_class(self.state.code)
             self.message.value = f'<p role="alert">{esc(str(error))}</p>'
         self.redraw()
+
+    def call(self, card: int | None = None) -> None:
+        """Call the deck's next number, or ``card`` typed from a real deck."""
+        if self.state is not None:
+            self._act(lambda s: self.room.call(s.code, self.token, card, state=s))
 
     def uncall(self) -> None:
         """Take back the last number called (what "Take back the last number" does): a card
         typed wrong. Calling a number every few seconds stops, for the teacher to go on."""
         if self.state is None or not self.state.calls:
             return
-        card = self.state.calls[-1]
+        index, card = len(self.state.calls) - 1, self.state.calls[-1]
         self.auto.value = False
-        try:
-            self.state = self.room.uncall(self.state.code, self.token, len(self.state.calls) - 1,
-                                          state=self.state)
-            self.message.value = (f'<p role="status">'
-                                  f'{esc(_("The {card} is taken back").format(card=card))}</p>')
-        except MathgamesError as error:
-            self.state = self.room.load_class(self.state.code)
-            self.message.value = f'<p role="alert">{esc(str(error))}</p>'
-        self.redraw()
+        self._act(lambda s: self.room.uncall(s.code, self.token, index, state=s),
+                  _("The {card} is taken back").format(card=card))
 
     def remove_student(self) -> None:
         """Take the student picked beside "Remove from the class" off the class."""
         state, pid = self.state, self.remove_pick.value
         if state is None or pid not in state.students:
             return
-        name = state.students[pid].name
-        try:
-            self.state = self.room.remove_student(state.code, self.token, pid, state=state)
-            text = _("{name} is no longer in the class").format(name=name)
-            self.message.value = f'<p role="status">{esc(text)}</p>'
-        except MathgamesError as error:
-            self.state = self.room.load_class(state.code)
-            self.message.value = f'<p role="alert">{esc(str(error))}</p>'
-        self.redraw()
+        self._act(lambda s: self.room.remove_student(s.code, self.token, pid, state=s),
+                  _("{name} is no longer in the class").format(name=state.students[pid].name))
 
     def again(self) -> None:
         """A new game for the same class (what "Play again with this class" does): a
         freshly shuffled deck, the same students with empty grids, the games' totals kept."""
-        if self.state is None:
-            return
-        try:
-            self.state = self.room.again(self.state.code, self.token, state=self.state)
-            self.message.value = ""
-        except MathgamesError as error:
-            self.state = self.room.load_class(self.state.code)
-            self.message.value = f'<p role="alert">{esc(str(error))}</p>'
-        self._winner_shown = True
-        self.redraw()
+        if self.state is not None:
+            self._winner_shown = True
+            self._act(lambda s: self.room.again(s.code, self.token, state=s))
 
     def _auto_changed(self) -> None:
         self._auto_run += 1
