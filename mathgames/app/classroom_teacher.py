@@ -29,6 +29,7 @@ from mathgames.core.board_widget import BoardWidget
 from mathgames.core.errors import MathgamesError
 from mathgames.core.i18n import translator
 from mathgames.core.svg import esc
+from mathgames.core.ui_widget import Confirm
 from mathgames.matematiko.deck import DEAL_LENGTH
 from mathgames.matematiko.match import full_lines
 from mathgames.matematiko.odds import expected_random_score
@@ -154,8 +155,14 @@ class TeacherPage(w.VBox):
         self.remove_button = w.Button(description=_("Remove from the class"), icon="user-times",
                                       layout=w.Layout(width="auto"))
         self.remove_button.add_class("mg-remove-student")
-        self.remove_button.on_click(lambda _b: self.remove_student())
-        self.remove_box = w.HBox([self.remove_pick, self.remove_button])
+        self.remove_button.on_click(lambda _b: self.remove_confirm.ask())
+        self.remove_confirm = Confirm(
+            lambda: _("Remove {name} from the class?").format(name=self.remove_pick.label),
+            self.remove_student, lambda: (_("Yes, remove"), _("No")))
+        self.remove_confirm.add_class("mg-remove-confirm")
+        self.remove_pick.observe(lambda _c: self.remove_confirm.hide(), "value")  # asked anew
+        self.remove_box = w.VBox([w.HBox([self.remove_pick, self.remove_button]),
+                                  self.remove_confirm])
         self.remove_box.add_class("mg-remove-box")
         self.ranking = w.HTML("")
         self.ranking.add_class("mg-ranking")
@@ -176,13 +183,19 @@ class TeacherPage(w.VBox):
                                      button_style="primary", icon="repeat",
                                      layout=w.Layout(width="auto"))
         self.again_button.add_class("mg-again")
-        self.again_button.on_click(lambda _b: self.again())
+        self.again_button.on_click(lambda _b: self.again_confirm.ask())
+        self.again_confirm = Confirm(
+            lambda: _("Start the next game? These grids leave the screen; their points count "
+                      "in the totals."),
+            self.again, lambda: (_("Yes, the next game"), _("No, stay on the results")))
+        self.again_confirm.add_class("mg-again-confirm")
         self.totals = w.HTML("")
         self.totals.add_class("mg-totals")
         self.chart_box = w.VBox([])
         self.tables = w.HTML("")
         self.tables.add_class("mg-tables")
-        self.results = w.VBox([w.HBox([self.again_button]), self.ranking, self.totals,
+        self.results = w.VBox([w.HBox([self.again_button]), self.again_confirm, self.ranking,
+                               self.totals,
                                w.HBox([self.closeup_pick]), self.closeup, self.chart_box,
                                self.grids, self.export])
         self.results.add_class("mg-class-results")
@@ -275,7 +288,8 @@ class TeacherPage(w.VBox):
                   _("The {card} is taken back").format(card=card))
 
     def remove_student(self) -> None:
-        """Take the student picked beside "Remove from the class" off the class."""
+        """Take the student picked beside "Remove from the class" off the class (what its
+        "Yes, remove" does)."""
         state, pid = self.state, self.remove_pick.value
         if state is None or pid not in state.students:
             return
@@ -283,8 +297,9 @@ class TeacherPage(w.VBox):
                   _("{name} is no longer in the class").format(name=state.students[pid].name))
 
     def again(self) -> None:
-        """A new game for the same class (what "Play again with this class" does): a
-        freshly shuffled deck, the same students with empty grids, the games' totals kept."""
+        """A new game for the same class (what "Play again with this class" does, once
+        confirmed): a freshly shuffled deck, the same students with empty grids, the games'
+        totals kept."""
         if self.state is not None:
             self._winner_shown = True
             self._act(lambda s: self.room.again(s.code, self.token, state=s))

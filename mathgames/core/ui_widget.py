@@ -97,7 +97,8 @@ class Confirm(w.HBox):
     """A question bar with "yes" and "no" before something that cannot be taken back.
 
     ``question`` returns the question in the current language; ``on_yes`` runs when
-    the user confirms. :meth:`ask` shows the bar.
+    the user confirms. :meth:`ask` shows the bar. ``answers``, if given, returns the two
+    buttons' labels (yes, no) in the current language; by default they speak of a new game.
 
     >>> done = []
     >>> bar = Confirm(lambda: "Start again?", lambda: done.append(1))
@@ -107,9 +108,11 @@ class Confirm(w.HBox):
     ([1], 'none')
     """
 
-    def __init__(self, question: Callable[[], str], on_yes: Callable[[], Any]) -> None:
+    def __init__(self, question: Callable[[], str], on_yes: Callable[[], Any],
+                 answers: Callable[[], tuple[str, str]] | None = None) -> None:
         self._question = question
         self._on_yes = on_yes
+        self._answers = answers or (lambda: (_("Yes, a new game"), _("No, keep playing")))
         self.text = w.HTML()
         self.yes_button = w.Button(button_style="danger", icon="check",
                                    layout=w.Layout(width="auto"))
@@ -127,8 +130,7 @@ class Confirm(w.HBox):
     def ask(self) -> None:
         """Show the question."""
         self.text.value = f"<b>{esc(self._question())}</b>&nbsp;"
-        self.yes_button.description = _("Yes, a new game")
-        self.no_button.description = _("No, keep playing")
+        self.yes_button.description, self.no_button.description = self._answers()
         self.yes_button.tooltip = self.yes_button.description
         self.no_button.tooltip = self.no_button.description
         self.layout.display = None

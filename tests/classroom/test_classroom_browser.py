@@ -199,6 +199,7 @@ def test_a_whole_class_game_with_a_reload(classroom_server: tuple[str, str], dev
     assert ranks == [s.points for s in state.standings()]
     # the next game for the same class: every student's grid empties, nobody rejoins
     teacher.locator(".mg-again").click()
+    teacher.locator(".mg-again-confirm .mg-confirm-yes").click()
     teacher.wait_for_selector('.mg-call-progress p[data-called="0"]')
     assert "2" in teacher.locator(".mg-call-progress").text_content()
     for page in students:

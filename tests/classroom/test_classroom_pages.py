@@ -198,7 +198,12 @@ def test_the_teacher_plays_again_with_the_same_class(in_thread: Callable[..., No
         first = {pid: s.points for pid, s in teacher.state.students.items()}
         assert teacher.results.layout.display is None and teacher.totals.value == ""
         assert 'download="class-' + teacher.state.code + '.csv"' in teacher.export.value
+        teacher.again_button.click()  # asked first: "no" keeps the results
+        assert "Start the next game?" in teacher.again_confirm.text.value
+        teacher.again_confirm.no_button.click()
+        assert teacher.state.game == 1 and teacher.results.layout.display is None
         teacher.again_button.click()
+        teacher.again_confirm.yes_button.click()
         assert teacher.state.game == 2 and teacher.results.layout.display == "none"
         assert "Game 2" in teacher.progress.value
         run_until(loop, lambda: all(p.state.game == 2 for p in students))
@@ -236,12 +241,18 @@ def test_the_teacher_removes_a_name_from_the_class(in_thread: Callable[..., None
             pages[name] = page
         run_until(loop, lambda: len(teacher.state.students) == 3)
         assert [label for label, _pid in teacher.remove_pick.options] == ["Ann", "Bum", "Cy"]
+        teacher.remove_pick.label = "Ann"
+        teacher.remove_button.click()  # asked first: "no" keeps Ann
+        teacher.remove_confirm.no_button.click()
+        assert len(teacher.state.students) == 3 and teacher.remove_confirm.layout.display == "none"
         teacher.call_button.click()
         run_until(loop, lambda: all(len(p.state.calls) == 1 for p in pages.values()))
         pages["Cy"].feed.stop()  # Cy's page will hear of it only when Cy clicks
         for name in ("Bum", "Cy"):
             teacher.remove_pick.label = name
             teacher.remove_button.click()
+            assert f"Remove {name} from the class?" in teacher.remove_confirm.text.value
+            teacher.remove_confirm.yes_button.click()
             assert f"{name} is no longer in the class" in teacher.message.value
         assert [label for label, _pid in teacher.remove_pick.options] == ["Ann"]
         assert "Bum" not in teacher.students.value and "Cy" not in teacher.students.value
