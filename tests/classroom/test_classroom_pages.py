@@ -64,16 +64,22 @@ def run_until(loop: asyncio.AbstractEventLoop, done: Callable[[], bool],
         loop.run_until_complete(asyncio.sleep(0.05))
 
 
+def join_as(teacher: TeacherPage, name: str) -> JoinPage:
+    """A student's page that has joined the teacher's class as ``name``."""
+    page = JoinPage(code=teacher.state.code)
+    page.name_input.value = name
+    page.join_button.click()
+    return page
+
+
 def test_a_class_game_across_pages_with_a_reload(in_thread: Callable[..., None]) -> None:
     def body(loop: asyncio.AbstractEventLoop) -> None:
         teacher = TeacherPage()
         teacher.open_class()
         code = teacher.state.code
         assert code in teacher.top.value and "<svg" in teacher.top.value  # code and QR code
-        students = [JoinPage(code=code) for _ in range(3)]
-        for page, name in zip(students, ["Ann", "Ben", "Cy"], strict=True):
-            page.name_input.value = name
-            page.join_button.click()
+        students = [join_as(teacher, name) for name in ("Ann", "Ben", "Cy")]
+        for page in students:
             assert page.state is not None, page.message.value
         run_until(loop, lambda: len(teacher.state.students) == 3)
         assert "Ann" in teacher.students.value
@@ -133,12 +139,7 @@ def test_a_number_typed_wrong_is_taken_back_on_every_page(
         teacher = TeacherPage()
         teacher.open_class()
         assert teacher.uncall_button.disabled  # nothing called yet
-        students = []
-        for name in ("Ann", "Ben", "Cy"):
-            page = JoinPage(code=teacher.state.code)
-            page.name_input.value = name
-            page.join_button.click()
-            students.append(page)
+        students = [join_as(teacher, name) for name in ("Ann", "Ben", "Cy")]
         ann, ben, cy = students
         run_until(loop, lambda: len(teacher.state.students) == 3)
         teacher.typed.value = 13  # meant: 3
@@ -178,12 +179,7 @@ def test_the_teacher_plays_again_with_the_same_class(in_thread: Callable[..., No
     def body(loop: asyncio.AbstractEventLoop) -> None:
         teacher = TeacherPage()
         teacher.open_class()
-        students = []
-        for name in ("Ann", "Ben"):
-            page = JoinPage(code=teacher.state.code)
-            page.name_input.value = name
-            page.join_button.click()
-            students.append(page)
+        students = [join_as(teacher, name) for name in ("Ann", "Ben")]
         run_until(loop, lambda: len(teacher.state.students) == 2)
 
         def play_a_game() -> None:
@@ -233,12 +229,7 @@ def test_the_teacher_removes_a_name_from_the_class(in_thread: Callable[..., None
         teacher = TeacherPage()
         teacher.open_class()
         assert teacher.remove_box.layout.display == "none"  # nobody to remove yet
-        pages = {}
-        for name in ("Ann", "Bum", "Cy"):
-            page = JoinPage(code=teacher.state.code)
-            page.name_input.value = name
-            page.join_button.click()
-            pages[name] = page
+        pages = {name: join_as(teacher, name) for name in ("Ann", "Bum", "Cy")}
         run_until(loop, lambda: len(teacher.state.students) == 3)
         assert [label for label, _pid in teacher.remove_pick.options] == ["Ann", "Bum", "Cy"]
         teacher.remove_pick.label = "Ann"
@@ -274,9 +265,7 @@ def test_a_student_plays_by_keyboard_and_hears_each_number(
     def body(loop: asyncio.AbstractEventLoop) -> None:
         teacher = TeacherPage()
         teacher.open_class()
-        ann = JoinPage(code=teacher.state.code)
-        ann.name_input.value = "Ann"
-        ann.join_button.click()
+        ann = join_as(teacher, "Ann")
         ann.board.press_key("Enter")  # nothing called yet: said, nothing placed
         assert ann.board.announce == "Wait for the teacher's next number"
         teacher.typed.value = 7
@@ -307,9 +296,7 @@ def test_a_forged_pass_is_refused(in_thread: Callable[..., None]) -> None:
     def body(loop: asyncio.AbstractEventLoop) -> None:
         teacher = TeacherPage()
         teacher.open_class()
-        ann = JoinPage(code=teacher.state.code)
-        ann.name_input.value = "Ann"
-        ann.join_button.click()
+        ann = join_as(teacher, "Ann")
         forged = json.loads(ann.board.storage_value) | {"token": "forged"}
         intruder = JoinPage(code="")
         intruder.board.offer_stored(json.dumps(forged))
@@ -328,9 +315,7 @@ def test_late_joiner_places_the_numbers_called_so_far(in_thread: Callable[..., N
         for card in (7, 7, 2):
             teacher.typed.value = card
             teacher.typed_button.click()
-        late = JoinPage(code=teacher.state.code)
-        late.name_input.value = "Dan"
-        late.join_button.click()
+        late = join_as(teacher, "Dan")
         assert "3 called numbers to place" in late.status.value
         late.board.click_cell("a1")
         assert late.state.students[late.pid].grid[0] == 7
@@ -556,9 +541,7 @@ def test_leaving_forgets_the_pass_and_shows_the_form(in_thread: Callable[..., No
     def body(loop: asyncio.AbstractEventLoop) -> None:
         teacher = TeacherPage()
         teacher.open_class()
-        page = JoinPage(code=teacher.state.code)
-        page.name_input.value = "Ann"
-        page.join_button.click()
+        page = join_as(teacher, "Ann")
         assert page.board.storage_value and page.form.layout.display == "none"
         page.leave_button.click()
         assert page.state is None and page.board.storage_value == ""
