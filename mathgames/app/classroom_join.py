@@ -23,7 +23,7 @@ from mathgames.core.errors import MathgamesError
 from mathgames.core.i18n import translator
 from mathgames.core.svg import esc
 from mathgames.matematiko.match import cell_index, cell_name
-from mathgames.matematiko.view import cell_title, render_grid
+from mathgames.matematiko.view import GRID_ARROWS, cell_title, render_grid, step_cell
 
 __all__ = ["STORAGE_KEY", "JoinPage"]
 
@@ -166,12 +166,8 @@ class JoinPage(w.VBox):
         state = self.state
         if state is None or self.pid not in state.students:
             return
-        moves = {"ArrowUp": (-1, 0), "ArrowDown": (1, 0), "ArrowLeft": (0, -1),
-                 "ArrowRight": (0, 1)}
-        if key in moves:
-            row, col = divmod(self.cursor, 5)
-            dr, dc = moves[key]
-            self.cursor = (row + dr) % 5 * 5 + (col + dc) % 5
+        if key in GRID_ARROWS:
+            self.cursor = step_cell(self.cursor, key)
             self.redraw()
             grid = state.students[self.pid].grid
             self.board.say(cell_title(cell_name(self.cursor), grid[self.cursor]))

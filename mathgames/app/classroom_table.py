@@ -27,7 +27,7 @@ from mathgames.core.errors import MathgamesError
 from mathgames.core.i18n import translator
 from mathgames.core.svg import TEXT_PALETTE, esc
 from mathgames.core.ui_widget import ZoomButtons, by_pointer
-from mathgames.halma.view import ARROWS, arrow_table, player_label, render
+from mathgames.halma.view import ARROWS, arrow_step, cell_said, render
 
 __all__ = ["STORAGE_KEY", "TablePage"]
 
@@ -194,7 +194,32 @@ class TablePage(w.VBox):
         if self.feed is not None:
             self.feed.stop()
         self.feed = LiveFeed(self.room.store, state.code, state.seq, self._new_events).start()
+        self._lay_out(state)
         self.redraw()
+
+    def _lay_out(self, state: TableState) -> None:
+        """What depends only on the table's game: the Triomino parts or the zoom buttons, the
+        keys listed beside the board, and where the keyboard's frame starts."""
+        self.triomino_box.layout.display = None if state.is_triomino else "none"
+        self.zooms.layout.display = "none" if state.is_triomino else None
+        if state.is_triomino:
+            self.add_class("mg-table-triomino")
+            self.cursor = None
+            self.help.value = by_pointer(
+                _("Click one of your tiles, then its place. Keys: 1 to 9 or T choose a tile, "
+                  "R turns it, the arrows or N go from place to place, Enter puts it there, D "
+                  "draws, P passes."),
+                _("Tap one of your tiles, then its place; slide your tiles sideways to see "
+                  "them all."))
+        else:
+            self.remove_class("mg-table-triomino")
+            topology = state.game.topology
+            self.cursor = topology.names[topology.center]  # the middle of the board
+            self.help.value = by_pointer(
+                _("Click a piece, then where it goes. Keys: the arrows move the frame, Enter "
+                  "or space clicks, Escape lets go, + and - zoom."),
+                _("Tap a piece, then where it goes; the magnifier buttons make the squares "
+                  "bigger."))
 
     def _new_events(self, events: list[Event]) -> None:
         if self.state is not None:
@@ -273,13 +298,9 @@ class TablePage(w.VBox):
         elif state.is_triomino:
             self._triomino_key(state, key)
         elif key in ARROWS:
-            topology = state.game.topology
-            self.cursor = topology.names[arrow_table(topology)[(topology.index(self.cursor),
-                                                                 key)]]
+            self.cursor = arrow_step(state.game.topology, self.cursor, key)
             self.redraw()
-            owner = state.game.owner(self.cursor)
-            self.board.say(self.cursor if owner is None
-                           else f"{self.cursor}: {player_label(owner)}")
+            self.board.say(cell_said(state.game, self.cursor))
         elif key in ("Enter", " "):
             self.click(self.cursor)
         elif key == "Escape":
@@ -321,13 +342,10 @@ class TablePage(w.VBox):
 
     def _places(self) -> list[Any]:
         """The free places of the Triomino table, in order (the first tile: the middle)."""
-        from mathgames.triomino.table import ORIGIN
-
         state = self.state
         if state is None or not state.is_triomino or state.to_move != self.seat:
             return []
-        table = state.game.table
-        return sorted(table.frontier()) if len(table) else [ORIGIN]
+        return sorted(state.game.table.frontier())
 
     def _place_tile(self, cell_text: str) -> None:
         from mathgames.triomino.geometry import parse_cell
@@ -402,28 +420,9 @@ class TablePage(w.VBox):
         self.status.value = (f'<p class="mg-table-line" data-ply="{state.ply}" '
                              f'data-over="{int(state.is_over)}" data-turn="{state.to_move}" '
                              f'style="font-size:22px">{esc(text)}</p>')
-        self.triomino_box.layout.display = None if state.is_triomino else "none"
-        self.zooms.layout.display = "none" if state.is_triomino else None
         if state.is_triomino:
-            self.help.value = by_pointer(
-                _("Click one of your tiles, then its place. Keys: 1 to 9 or T choose a tile, "
-                  "R turns it, the arrows or N go from place to place, Enter puts it there, D "
-                  "draws, P passes."),
-                _("Tap one of your tiles, then its place; slide your tiles sideways to see "
-                  "them all."))
-        else:
-            self.help.value = by_pointer(
-                _("Click a piece, then where it goes. Keys: the arrows move the frame, Enter "
-                  "or space clicks, Escape lets go, + and - zoom."),
-                _("Tap a piece, then where it goes; the magnifier buttons make the squares "
-                  "bigger."))
-        if state.is_triomino:
-            self.add_class("mg-table-triomino")
             self._draw_triomino(state)
         else:
-            if self.cursor is None:  # the keyboard's frame starts in the middle
-                topology = state.game.topology
-                self.cursor = topology.names[topology.center]
             self.board.svg = render(state.game, selected=self.selected, cursor=self.cursor,
                                     show_target=state.started)
         self._schedule_bot()
@@ -444,7 +443,6 @@ class TablePage(w.VBox):
         return _("Game over: {names} won").format(names=names)
 
     def _draw_triomino(self, state: TableState) -> None:
-        from mathgames.triomino.table import ORIGIN
         from mathgames.triomino.view import rack_svg, table_svg
 
         game = state.game
@@ -452,7 +450,7 @@ class TablePage(w.VBox):
                 and game.phase == "play")
         clickable: set[Any] = set()
         if mine and self.tile is not None:
-            clickable = set(game.table.frontier()) if len(game.table) else {ORIGIN}
+            clickable = game.table.frontier()  # the middle while the table is empty
         last = game.table.order[-1].cell if game.table.order else None
         self.board.svg = table_svg(game.table, clickable=clickable, last=last,
                                    title=_("Triomino table"),

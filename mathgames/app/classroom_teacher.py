@@ -96,6 +96,23 @@ def ranking_table(title: str, standings: list[Standing]) -> str:
             f"<th>{esc(_('Name'))}</th><th>{esc(_('Points'))}</th></tr>{rows}</table>")
 
 
+def refill(pick: w.Dropdown, options: list[tuple[str, str]], keep: str | None) -> None:
+    """Give ``pick`` these (label, value) options if they changed, showing ``keep`` if it is
+    still one of them, else the first.
+
+    >>> pick = w.Dropdown(options=[("Ann", "a"), ("Ben", "b")], value="b")
+    >>> refill(pick, [("Ben", "b"), ("Cy", "c")], "b"); pick.value
+    'b'
+    >>> refill(pick, [("Cy", "c")], "b"); pick.value
+    'c'
+    """
+    if list(pick.options) == options:
+        return
+    values = [value for _label, value in options]
+    pick.options = options
+    pick.value = keep if keep in values else values[0] if values else None
+
+
 class TeacherPage(w.VBox):
     """Open a class and run a Matematiko game for it."""
 
@@ -346,11 +363,7 @@ class TeacherPage(w.VBox):
             n=len(state.students))
         self.students.value = f"<h3>{esc(title)}</h3><ul>{''.join(items)}</ul>"
         options = [(student.name, student.pid) for student in state.students.values()]
-        if list(self.remove_pick.options) != options:
-            picked = self.remove_pick.value
-            self.remove_pick.options = options
-            self.remove_pick.value = (picked if picked in state.students
-                                      else options[0][1] if options else None)
+        refill(self.remove_pick, options, self.remove_pick.value)
         self.remove_box.layout.display = None if options else "none"
         self.call_button.disabled = state.is_over
         self.typed_button.disabled = state.is_over
@@ -374,13 +387,11 @@ class TeacherPage(w.VBox):
             for s in (state.students[x.pid] for x in state.standings()))
         self.grids.value = f'<div class="mg-grids">{figures}</div>'
         # the winner first; a grid already shown stays shown when the results redraw
-        options = [(f"{s.rank}. {s.name} ({s.points})", s.pid) for s in state.standings()]
-        if list(self.closeup_pick.options) != options:
-            winner_shown, shown = self._winner_shown, self.closeup_pick.value
-            pids = [pid for _label, pid in options]
-            self.closeup_pick.options = options
-            self.closeup_pick.value = pids[0] if winner_shown or shown not in pids else shown
-            self._winner_shown = winner_shown
+        winner_shown = self._winner_shown
+        refill(self.closeup_pick,
+               [(f"{s.rank}. {s.name} ({s.points})", s.pid) for s in state.standings()],
+               None if winner_shown else self.closeup_pick.value)
+        self._winner_shown = winner_shown  # refilling is not the teacher's pick
         self._show_closeup()
         csv_link = "data:text/csv;charset=utf-8," + quote(state.csv())
         name = f"class-{state.code}" + (f"-{state.game}" if state.past else "")

@@ -25,8 +25,8 @@ from mathgames.core.svg import INK, MUTED, PALETTE, esc, num, svg_document
 from mathgames.halma.game import Game, Move
 from mathgames.halma.topology import Topology
 
-__all__ = ["ARROWS", "SHAPES", "arrow_table", "piece_shape", "pieces_name", "player_label",
-           "render"]
+__all__ = ["ARROWS", "SHAPES", "arrow_step", "arrow_table", "cell_said", "piece_shape",
+           "pieces_name", "player_label", "render"]
 
 _ = translator("halma")
 
@@ -151,6 +151,23 @@ def arrow_table(topo: Topology) -> dict[tuple[int, str], int]:
                         best, best_score = d, score
             table[(c, key)] = best
     return table
+
+
+def arrow_step(topo: Topology, cell: str, key: str) -> str:
+    """Where an arrow ``key`` moves the keyboard's frame from ``cell`` (see :func:`arrow_table`).
+
+    >>> from mathgames.halma.topology import get_topology
+    >>> arrow_step(get_topology("halma"), "a1", "ArrowRight")
+    'b1'
+    """
+    return topo.names[arrow_table(topo)[(topo.index(cell), key)]]
+
+
+def cell_said(game: Game | None, cell: str) -> str:
+    """What a screen reader hears of a cell under the keyboard's frame: its name, and whose
+    piece stands there."""
+    owner = game.owner(cell) if game is not None else None
+    return cell if owner is None else f"{cell}: {player_label(owner)}"
 
 
 def render(game: Game, selected: str | None = None,

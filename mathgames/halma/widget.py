@@ -43,7 +43,7 @@ from mathgames.halma.bots import LEVELS
 from mathgames.halma.game import PASS, Game, Move
 from mathgames.halma.solutions import SOLUTIONS
 from mathgames.halma.topology import get_topology
-from mathgames.halma.view import ARROWS, arrow_table, player_label, render
+from mathgames.halma.view import ARROWS, arrow_step, cell_said, player_label, render
 
 __all__ = ["HalmaApp"]
 
@@ -104,7 +104,6 @@ class HalmaApp(w.VBox):
         self.selected: str | None = None
         self.destinations: dict[str, Move] = {}
         self.cursor = self.topology.names[self.topology.center]
-        self._arrows = arrow_table(self.topology)
         player_counts = [n for n in self.topology.setups if n > 1]
         # -- set-up panel ------------------------------------------------------------------
         self.howto = HowToPlay(self._howto_html)
@@ -412,12 +411,9 @@ class HalmaApp(w.VBox):
 
     def _on_key(self, key: str) -> None:
         if key in ARROWS:
-            c = self.topology.index(self.cursor)
-            self.cursor = self.topology.names[self._arrows[(c, key)]]
+            self.cursor = arrow_step(self.topology, self.cursor, key)
             self._refresh()
-            owner = self.game.owner(self.cursor) if self.game is not None else None
-            self.board.say(self.cursor if owner is None
-                           else f"{self.cursor}: {player_label(owner)}")
+            self.board.say(cell_said(self.game, self.cursor))
         elif key in ("+", "-"):
             self.zoom(+1 if key == "+" else -1)
         elif key in ("Enter", " "):

@@ -22,7 +22,8 @@ from mathgames.matematiko.match import cell_name, full_lines
 from mathgames.matematiko.odds import CellHint
 from mathgames.matematiko.rules import GRID_SIZE
 
-__all__ = ["cell_title", "combination_label", "line_label", "render_grid"]
+__all__ = ["GRID_ARROWS", "cell_title", "combination_label", "line_label", "render_grid",
+           "step_cell"]
 
 _ = translator("matematiko")
 
@@ -46,6 +47,23 @@ def cell_title(name: str, value: int | None) -> str:
     if value is None:
         return _("{cell}: empty").format(cell=name)
     return f"{name}: {value}"
+
+
+#: The arrow keys as (row, column) steps of the keyboard's frame on the grid.
+GRID_ARROWS = {"ArrowUp": (-1, 0), "ArrowDown": (1, 0), "ArrowLeft": (0, -1),
+               "ArrowRight": (0, 1)}
+
+
+def step_cell(index: int, key: str) -> int:
+    """The cell an arrow ``key`` moves the keyboard's frame to from cell ``index``; it
+    wraps around the grid's edges.
+
+    >>> step_cell(12, "ArrowUp"), step_cell(0, "ArrowLeft"), step_cell(24, "ArrowDown")
+    (7, 4, 4)
+    """
+    row, col = divmod(index, GRID_SIZE)
+    dr, dc = GRID_ARROWS[key]
+    return (row + dr) % GRID_SIZE * GRID_SIZE + (col + dc) % GRID_SIZE
 
 
 def combination_label(name: str) -> str:

@@ -30,8 +30,14 @@ from mathgames.matematiko.bots import BOTS, LEVELS, Bot, make_bot, play_deal
 from mathgames.matematiko.deck import GameCodeError, new_code, normalize_code
 from mathgames.matematiko.match import Match, Player, cell_index, cell_name
 from mathgames.matematiko.odds import placement_hints
-from mathgames.matematiko.rules import COMBINATIONS, GRID_SIZE, LINES, score_grid, score_line
-from mathgames.matematiko.view import combination_label, line_label, render_grid
+from mathgames.matematiko.rules import COMBINATIONS, LINES, score_grid, score_line
+from mathgames.matematiko.view import (
+    GRID_ARROWS,
+    combination_label,
+    line_label,
+    render_grid,
+    step_cell,
+)
 
 __all__ = ["MatematikoApp"]
 
@@ -427,12 +433,8 @@ class MatematikoApp(w.VBox):
             self.message.value = self._error(str(error))
 
     def _key(self, key: str) -> None:
-        row, col = divmod(self.cursor, GRID_SIZE)
-        moves = {"ArrowUp": (-1, 0), "ArrowDown": (1, 0), "ArrowLeft": (0, -1),
-                 "ArrowRight": (0, 1)}
-        if key in moves:
-            dr, dc = moves[key]
-            self.cursor = ((row + dr) % GRID_SIZE) * GRID_SIZE + (col + dc) % GRID_SIZE
+        if key in GRID_ARROWS:
+            self.cursor = step_cell(self.cursor, key)
             self._refresh()
         elif key in ("Enter", " "):
             self.place(self.cursor)

@@ -412,7 +412,7 @@ class MosaicApp(w.VBox):
                 links.append(_data_link(blank.encode("utf-8"), "image/svg+xml",
                                         f"{name}-puzzle.svg", _("Empty outline (SVG)"),
                                         "mg-download-outline"))
-        self.downloads.value = '<span style="font-size:16px">' + " &nbsp; ".join(links) + "</span>"
+        self.downloads.value = " &nbsp; ".join(links)
 
     # -- saving -----------------------------------------------------------------------------
     def save(self) -> str:
