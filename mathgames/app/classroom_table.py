@@ -448,9 +448,9 @@ class TablePage(w.VBox):
         game = state.game
         mine = (state.started and not state.is_over and state.to_move == self.seat
                 and game.phase == "play")
-        clickable: set[Any] = set()
-        if mine and self.tile is not None:
-            clickable = game.table.frontier()  # the middle while the table is empty
+        # the free places show on the player's turn, a tile chosen or not (the middle while
+        # the table is empty: a blank table would not say where the first tile goes)
+        clickable: set[Any] = game.table.frontier() if mine else set()
         last = game.table.order[-1].cell if game.table.order else None
         self.board.svg = table_svg(game.table, clickable=clickable, last=last,
                                    title=_("Triomino table"),

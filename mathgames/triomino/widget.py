@@ -737,7 +737,7 @@ class TriominoApp(w.VBox):
         game = self.game
         if game is None or not self._my_turn():
             return []
-        return sorted(game.table.frontier()) if len(game.table) else [ORIGIN]
+        return sorted(game.table.frontier())  # the middle when the table is empty
 
     def move_cursor(self, key: str | None) -> None:
         """Move the table's keyboard cursor to the nearest free place in the direction of
@@ -820,7 +820,7 @@ class TriominoApp(w.VBox):
         hints: dict = {}
         ghost: dict = {}
         if mine:
-            clickable = game.table.frontier() if len(game.table) else {ORIGIN}
+            clickable = game.table.frontier()  # the middle when the table is empty
             if self.selected is not None:
                 digits = self.selected.rotated(self.rotation)
                 ghost = {cell: digits for cell in clickable}

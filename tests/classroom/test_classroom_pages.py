@@ -452,6 +452,7 @@ def test_a_triomino_table_played_by_keyboard(in_thread: Callable[..., None]) -> 
 
 def test_a_triomino_page_shows_only_its_own_tiles(in_thread: Callable[..., None]) -> None:
     def body(loop: asyncio.AbstractEventLoop) -> None:
+        from mathgames.triomino.geometry import cell_id
         from mathgames.triomino.view import rack_id, rack_svg
 
         ann = TablePage()
@@ -466,6 +467,13 @@ def test_a_triomino_page_shows_only_its_own_tiles(in_thread: Callable[..., None]
                 if ann.state.game.phase == "play" and ann.state.game.legal_placements():
                     # the status says what to do, and the tiles that may go now stand out
                     assert "choose one of your bright tiles" in ann.status.value
+                    # the free places show before a tile is chosen (the middle, at first);
+                    # a click there asks for a tile and changes nothing
+                    places = ann.state.game.table.frontier()
+                    assert all(f'data-cell="{cell_id(c)}"' in ann.board.svg for c in places)
+                    ply = ann.state.ply
+                    ann.board.click_cell(cell_id(min(places)))
+                    assert ann.state.ply == ply and "Choose a tile first" in ann.message.value
                     placement = ann.state.game.legal_placements()[0]
                     playable = set(ann.state.game.placeable_tiles())
                     assert ann.rack.svg == rack_svg(ann.state.game.hand(0), playable=playable,
