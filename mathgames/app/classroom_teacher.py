@@ -52,7 +52,8 @@ STYLE = """<style>
 .mg-class-top svg.mg-qr { width: 240px; height: 240px; }
 .mg-address { font-size: 22px; word-break: break-all; }
 .mg-students ul { columns: 4 180px; font-size: 19px; list-style: none; padding: 0; }
-.mg-students li { margin: 3px 0; }
+.mg-students li { margin: 0; padding: 3px 0; break-inside: avoid; }  /* a margin would be
+  cut at the top of every column but the first, which then sits lower */
 .mg-students small { font-size: 16px; }
 .mg-ranking table, .mg-totals table { border-collapse: collapse; font-size: 18px; }
 .mg-ranking :is(td, th), .mg-totals :is(td, th) { border: 1px solid #c8ced6;

@@ -147,6 +147,10 @@ def test_a_whole_class_game_with_a_reload(classroom_server: tuple[str, str], dev
     for page, name in zip(students, names, strict=True):
         join_class(page, base, code, name)
     teacher.wait_for_function("() => document.querySelectorAll('.mg-students li').length === 3")
+    # three names, three columns: each name at the same height as the others
+    tops = teacher.eval_on_selector_all(
+        ".mg-students li", "items => items.map(li => li.getBoundingClientRect().top)")
+    assert max(tops) - min(tops) < 1, tops
     for k in range(25):
         teacher.locator(".mg-call-button").click()
         for i, page in enumerate(students):
