@@ -10,8 +10,8 @@ from typing import Any
 import pytest
 
 from mathgames.triomino import Game
-from tests.app.test_layout_browser import english_left
 from tests.conftest import wait_rendered
+from tests.page_checks import english_left
 
 pytestmark = pytest.mark.browser
 

@@ -23,7 +23,8 @@ from mathgames.classroom.session import TABLE_GAMES
 from mathgames.classroom.store import open_store
 from mathgames.halma.bots import GreedyBot
 from mathgames.matematiko.match import cell_name
-from tests.app.test_layout_browser import (
+from tests.conftest import ARTIFACTS, NOTEBOOKS, ROOT, Server, wait_rendered
+from tests.page_checks import (
     FIELDS_APART_JS,
     MIN_CELL_PX,
     MIN_TEXT_PX,
@@ -37,7 +38,6 @@ from tests.app.test_layout_browser import (
     english_left,
     wait_layout,
 )
-from tests.conftest import ARTIFACTS, NOTEBOOKS, ROOT, Server, wait_rendered
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
