@@ -148,7 +148,16 @@ def set_language(code: str) -> str:
 
 
 def on_language_change(callback: Callable[[str], None], remove: bool = False) -> None:
-    """Call ``callback(code)`` whenever the language changes (or stop, with ``remove``)."""
+    """Call ``callback(code)`` whenever the language changes (or stop, with ``remove``).
+
+    >>> heard = []
+    >>> on_language_change(heard.append)
+    >>> _ = set_language("pl"); _ = set_language("en")
+    >>> on_language_change(heard.append, remove=True)
+    >>> _ = set_language("cs"); _ = set_language("en")
+    >>> heard
+    ['pl', 'en']
+    """
     if remove:
         if callback in _listeners:
             _listeners.remove(callback)

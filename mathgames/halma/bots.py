@@ -95,7 +95,12 @@ class _Bot(ABC):
 
 
 class RandomBot(_Bot):
-    """Any legal move, uniformly at random (for tests and as a weak opponent)."""
+    """Any legal move, uniformly at random (for tests and as a weak opponent).
+
+    >>> game = Game("halma", 2)
+    >>> RandomBot(seed=3).choose(game) in game.legal_moves()
+    True
+    """
 
     name = "random"
 

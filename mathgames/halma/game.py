@@ -48,6 +48,12 @@ def jump_destinations(occ: bytearray | list[int], start: int,
     vacated during the chain (nothing to jump over) and never landed on again.
     With ``lock`` (goal lock), every landing must have ``lock[landing]`` set.
     Breadth-first, so following ``previous`` back gives a shortest jump path.
+
+    >>> game = Game.custom("halma", 2, {0: ["a1"], 1: ["b2", "d4"]})
+    >>> names = game.topology.names
+    >>> found = jump_destinations(game.occ, game.topology.index("a1"), game.topology.jumps)
+    >>> {names[landing]: names[previous] for landing, previous in found.items()}
+    {'c3': 'a1', 'e5': 'c3'}
     """
     parent = {start: -1}
     frontier = [start]
@@ -72,6 +78,12 @@ def pair_moves(occ: bytearray, cells: Iterable[int], topology: Topology,
     """All legal ``(from, to)`` pairs for the pieces on ``cells`` (each pair once).
 
     ``target[c]`` is set on the cells of the moving player's target camp (goal lock).
+
+    >>> game = Game.custom("halma", 2, {0: ["a1"], 1: ["b2", "d4"]})
+    >>> topology = game.topology
+    >>> pairs = pair_moves(game.occ, [topology.index("a1")], topology, bytearray(topology.size))
+    >>> sorted(topology.names[end] for _start, end in pairs)
+    ['a2', 'b1', 'c3', 'e5']
     """
     jumps = topology.jumps
     steps = _move_tables(topology).step_pairs

@@ -32,7 +32,12 @@ _ = translator("halma")
 
 
 def pieces_name(player: int) -> str:
-    """``orange squares``: a player's pieces, in the current language."""
+    """A player's pieces, in the current language (a shape for each player, so that
+    colour is never the only difference).
+
+    >>> pieces_name(0), pieces_name(2)
+    ('blue circles', 'green triangles')
+    """
     names = (_("blue circles"), _("orange squares"), _("green triangles"), _("pink diamonds"),
              _("red stars"), _("sky-blue hexagons"))
     return names[player % len(names)]
@@ -69,7 +74,13 @@ def _polygon(cx: float, cy: float, r: float, sides: int, rotation: float,
 
 
 def piece_shape(player: int, cx: float, cy: float, r: float, extra: str = "") -> str:
-    """The SVG element of one piece of ``player`` centred at ``(cx, cy)``, radius about ``r``."""
+    """The SVG element of one piece of ``player`` centred at ``(cx, cy)``, radius about ``r``.
+
+    >>> piece_shape(0, 10, 20, 5)
+    '<circle cx="10" cy="20" r="5" fill="#0072B2" stroke="#1b1b1b" stroke-width="2.2"/>'
+    >>> piece_shape(1, 10, 20, 5).startswith('<rect')
+    True
+    """
     colour = PALETTE[player % len(PALETTE)]
     style = f'fill="{colour}" stroke="{INK}" stroke-width="2.2" {extra}'.strip()
     shape = SHAPES[player % len(SHAPES)]
@@ -165,7 +176,12 @@ def arrow_step(topo: Topology, cell: str, key: str) -> str:
 
 def cell_said(game: Game | None, cell: str) -> str:
     """What a screen reader hears of a cell under the keyboard's frame: its name, and whose
-    piece stands there."""
+    piece stands there.
+
+    >>> game = Game.custom("halma", 2, {0: ["a1"], 1: ["b2"]})
+    >>> cell_said(game, "b2"), cell_said(game, "c1")
+    ('b2: Player 2 (orange squares)', 'c1')
+    """
     owner = game.owner(cell) if game is not None else None
     return cell if owner is None else f"{cell}: {player_label(owner)}"
 

@@ -301,6 +301,12 @@ class StrongBot(Bot):
     not fit in ``time_budget`` seconds (the plain evaluation's choice is always
     examined), so the bot is deterministic whenever the budget is not reached.
     ``clock`` gives the seconds (CPU time by default; a test may pass a fake).
+
+    A third 7 goes beside the two in the first row (three of a kind is in reach):
+
+    >>> grid = [7, 7, None, None, None] + [None] * 20
+    >>> StrongBot(candidates=1).choose(grid, 7, [7, 7, 7]) in (2, 3, 4)
+    True
     """
 
     name = "strong"

@@ -141,7 +141,11 @@ def cell_id(cell: Cell) -> str:
 
 
 def point_id(point: Point) -> str:
-    """The text id of a lattice point."""
+    """The text id of a lattice point.
+
+    >>> point_id((2, -1))
+    'p2_-1'
+    """
     return f"p{point[0]}_{point[1]}"
 
 

@@ -370,7 +370,11 @@ def figure_ids(figure: Iterable[Cell]) -> list[str]:
 
 
 def figure_from_ids(ids: Iterable[str]) -> Figure:
-    """The figure of a list of cell ids (:class:`InvalidMoveError` for a bad id)."""
+    """The figure of a list of cell ids (:class:`InvalidMoveError` for a bad id).
+
+    >>> sorted(figure_from_ids(["c0_0", "c1_0", "c0_0"]))
+    [(0, 0), (1, 0)]
+    """
     return frozenset(parse_cell(text) for text in ids)
 
 

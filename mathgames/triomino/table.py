@@ -48,7 +48,11 @@ MAX_COORD = 999
 
 
 def corner_label(name: str) -> str:
-    """The translated name of a corner (``"top-left"`` ... from :func:`corner_names`)."""
+    """The translated name of a corner (``"top-left"`` ... from :func:`corner_names`).
+
+    >>> corner_label("bottom-left")
+    'bottom-left'
+    """
     labels = {
         "top-left": _("top-left"), "top-right": _("top-right"), "bottom": _("bottom"),
         "top": _("top"), "bottom-right": _("bottom-right"), "bottom-left": _("bottom-left"),

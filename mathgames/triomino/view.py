@@ -40,7 +40,11 @@ def _xy(point: tuple[float, float]) -> tuple[float, float]:
 
 
 def tile_polygon(cell: Cell) -> str:
-    """The ``points`` attribute of a cell's triangle, in SVG units."""
+    """The ``points`` attribute of a cell's triangle, in SVG units.
+
+    >>> tile_polygon((0, 0)), tile_polygon((1, 0))
+    ('0,0 100,0 50,86.6', '100,0 150,86.6 50,86.6')
+    """
     return " ".join(f"{num(x)},{num(y)}" for x, y in (_xy(point_xy(p))
                                                        for p in cell_corners(cell)))
 
@@ -65,6 +69,9 @@ def view_box(table: Table, extra: Iterable[Cell] = (), zoom: float = 1.0,
     """``(x, y, width, height)`` in SVG units: the tiles (and ``extra`` cells) with a margin.
 
     ``zoom`` > 1 shows a part of that, centred on ``centre`` (the last tile by default).
+
+    >>> [round(v) for v in view_box(Table())]  # an empty table: at least 6 units wide
+    [-250, -122, 600, 330]
     """
     points = [p for placement in table.order for p in cell_corners(placement.cell)]
     points += [p for cell in extra for p in cell_corners(cell)]
@@ -152,7 +159,11 @@ def _tile(placement: Placement, owner: int | None, is_last: bool) -> str:
 
 
 def rack_id(tile: Tile) -> str:
-    """The ``data-cell`` id of a rack tile: ``"t0-1-2"``."""
+    """The ``data-cell`` id of a rack tile.
+
+    >>> rack_id(Tile.parse("0-1-2"))
+    't0-1-2'
+    """
     return f"t{tile}"
 
 
