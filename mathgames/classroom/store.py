@@ -150,7 +150,25 @@ def _dump(data: Mapping[str, Any]) -> str:
 
 
 class Store(ABC):
-    """The store interface: sessions with append-only, numbered event logs."""
+    """The store interface: sessions with append-only, numbered event logs.
+
+    A writer names the number it read last; if another wrote first, it is refused and
+    reads again (optimistic concurrency), so two students never overwrite each other:
+
+    >>> import os, tempfile
+    >>> folder = tempfile.TemporaryDirectory()
+    >>> store = SqliteStore(os.path.join(folder.name, "x.sqlite3"))
+    >>> code = store.create("table", {"game": "halma"})
+    >>> store.append(code, 0, {"type": "join", "name": "Ann"})
+    1
+    >>> store.append(code, 0, {"type": "join", "name": "Ben"})  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    mathgames.classroom.store.StoreConflict: event 1 of session ... is taken: read again and retry
+    >>> [(event.seq, event.data["name"]) for event in store.events(code)], store.last_seq(code)
+    ([(1, 'Ann')], 1)
+    >>> store.close(); folder.cleanup()
+    """
 
     #: how a kernel learns of new events: "poll" or "notify"
     wakeup = "poll"
