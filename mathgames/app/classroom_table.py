@@ -20,7 +20,7 @@ from typing import Any
 import ipywidgets as w
 
 from mathgames.app.classroom_live import LiveFeed, classroom, query_value
-from mathgames.classroom.session import TABLE_GAMES, TableState, triomino_text
+from mathgames.classroom.session import TABLE_GAMES, TableState, game_title, triomino_text
 from mathgames.classroom.store import Event, normalize_code
 from mathgames.core.board_widget import BoardWidget
 from mathgames.core.errors import MathgamesError
@@ -37,10 +37,6 @@ _ = translator("classroom")
 STORAGE_KEY = "classroom-table"
 #: How long a bot waits before it moves (so that people see the previous move).
 BOT_DELAY = 0.4
-
-
-def _game_title(game: str) -> str:
-    return {"halma": _("Halma"), "star": _("Chinese checkers"), "triomino": _("Triomino")}[game]
 
 
 class TablePage(w.VBox):
@@ -61,7 +57,7 @@ class TablePage(w.VBox):
         self._bot_pending = False
         # -- the forms
         self.name_input = w.Text(description=_("First name"), placeholder=_("your first name"))
-        self.game_choice = w.Dropdown(options=[(_game_title(g), g) for g in TABLE_GAMES],
+        self.game_choice = w.Dropdown(options=[(game_title(g), g) for g in TABLE_GAMES],
                                       value="star", description=_("Game"))
         self.seats_choice = w.Dropdown(options=[2, 3, 4, 6], value=2, description=_("Seats"))
         self.game_choice.observe(lambda _c: self._game_changed(), "value")
@@ -389,15 +385,14 @@ class TablePage(w.VBox):
         if state is None:
             return
         seats = []
-        for i, entry in enumerate(state.seats):
-            name = (_("bot") if entry and entry.get("bot") else entry["name"] if entry
-                    else _("empty seat"))
+        for i in range(len(state.seats)):
+            name = state.player_name(i) or _("empty seat")
             you = f" ({_('you')})" if i == self.seat else ""
             turn = " ◀" if state.started and not state.is_over and state.to_move == i else ""
             seats.append(f'<li data-seat="{i}" style="color:{TEXT_PALETTE[i % len(TEXT_PALETTE)]}">'
                          f"{esc(name + you + turn)}</li>")
         self.info.value = (
-            f'<p style="font-size:20px">{esc(_game_title(state.game_name))} · '
+            f'<p style="font-size:20px">{esc(game_title(state.game_name))} · '
             f'{esc(_("Table code"))} <b class="mg-table-code" style="font-size:32px;'
             f'letter-spacing:4px">{esc(state.code)}</b></p><ol start="1">{"".join(seats)}</ol>')
         self.start_button.layout.display = "none" if state.started else None
@@ -430,17 +425,11 @@ class TablePage(w.VBox):
     def _result_text(self) -> str:
         state = self.state
         assert state is not None
-        if state.is_triomino:
-            scores = state.game.scores
-            best = max(scores)
-            winners = [i for i, s in enumerate(scores) if s == best]
-        else:
-            winners = list(state.game.result().winners)
+        winners = state.winners()
         if not winners:
             return _("Game over: a draw")
-        names = ", ".join(_("bot") if state.is_bot(i) else (state.seats[i] or {}).get("name", "")
-                          for i in winners)
-        return _("Game over: {names} won").format(names=names)
+        return _("Game over: {names} won").format(
+            names=", ".join(state.player_name(i) for i in winners))
 
     def _draw_triomino(self, state: TableState) -> None:
         from mathgames.triomino.view import rack_svg, table_svg

@@ -23,7 +23,7 @@ import bqplot as bq
 import ipywidgets as w
 
 from mathgames.app.classroom_live import LiveFeed, classroom, join_address, qr_svg
-from mathgames.classroom.session import ClassState, Standing, bot_scores
+from mathgames.classroom.session import ClassState, Standing, bot_scores, game_title
 from mathgames.classroom.store import Event, normalize_code
 from mathgames.core.board_widget import BoardWidget
 from mathgames.core.errors import MathgamesError
@@ -485,16 +485,18 @@ class TeacherPage(w.VBox):
             return
         rows = []
         for table in self.room.tables_of(state.code):
-            players = ", ".join(
-                esc(s["name"]) if s and not s.get("bot") else esc(_("bot")) if s else "-"
-                for s in table.seats)
-            if table.is_over:
-                where = _("over")
+            players = ", ".join(esc(table.player_name(i) or "-") for i in range(len(table.seats)))
+            if table.is_over and table.winners():
+                where = _("over: {names} won").format(
+                    names=", ".join(table.player_name(i) for i in table.winners()))
+            elif table.is_over:
+                where = _("over: a draw")
             elif table.started:
                 where = _("move {n}").format(n=table.ply + 1)
             else:
                 where = _("waiting for players")
-            rows.append(f"<li><b>{esc(table.code)}</b> {esc(table.game_name)}: {players} "
+            title = game_title(table.game_name)
+            rows.append(f"<li><b>{esc(table.code)}</b> {esc(title)}: {players} "
                         f"({esc(where)})</li>")
         body = "".join(rows) or f"<li>{esc(_('No table yet'))}</li>"
         self.tables.value = f"<h3>{esc(_('Tables of this class'))}</h3><ul>{body}</ul>"

@@ -50,6 +50,7 @@ __all__ = [
     "Student",
     "TableState",
     "check_name",
+    "game_title",
     "rank",
 ]
 
@@ -62,6 +63,15 @@ CELLS = GRID_SIZE * GRID_SIZE
 TABLE_GAMES: dict[str, tuple[int, ...]] = {
     "halma": (2, 3, 4), "star": (2, 3, 4, 6), "triomino": (2, 3, 4, 5, 6)}
 _NAME_PUNCTUATION = set(" -'.")
+
+
+def game_title(game: str) -> str:
+    """A table game's name (a key of :data:`TABLE_GAMES`) in the current language.
+
+    >>> game_title("star")
+    'Chinese checkers'
+    """
+    return {"halma": _("Halma"), "star": _("Chinese checkers"), "triomino": _("Triomino")}[game]
 
 
 class NotAllowedError(MathgamesError, PermissionError):
@@ -436,6 +446,31 @@ class TableState:
     def is_bot(self, seat: int) -> bool:
         entry = self.seats[seat]
         return bool(entry and entry.get("bot"))
+
+    def player_name(self, seat: int) -> str:
+        """Who sits at ``seat``: the student's name, "bot" in the current language, or
+        ``""`` for a free seat."""
+        entry = self.seats[seat]
+        if not entry:
+            return ""
+        return _("bot") if entry.get("bot") else str(entry["name"])
+
+    def winners(self) -> list[int]:
+        """The seats that won the finished game: the first home (Halma, Chinese checkers),
+        or all those with the most points (Triomino); none in a draw or while it goes on.
+
+        >>> t = TableState("T4KEY", {"game": "triomino", "seats": 2})
+        >>> t.apply({"type": "join", "seat": 0, "pid": "a", "name": "Ann", "token_hash": "h"})
+        >>> t.apply({"type": "bot", "seat": 1}); t.apply({"type": "start"})
+        >>> t.winners(), t.player_name(0), t.player_name(1)
+        ([], 'Ann', 'bot')
+        """
+        if not self.is_over:
+            return []
+        if self.is_triomino:
+            scores = self.game.scores
+            return [i for i, points in enumerate(scores) if points == max(scores)]
+        return list(self.game.result().winners)
 
     def apply(self, event: Mapping[str, Any]) -> None:
         """Check ``event`` and apply it, or raise a typed error and change nothing."""

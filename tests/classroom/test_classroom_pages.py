@@ -508,6 +508,29 @@ def test_the_teacher_sees_the_tables_of_the_class(in_thread: Callable[..., None]
         teacher.show_tables()
         assert player.state.code in teacher.tables.value and "Ann" in teacher.tables.value
         assert "waiting for players" in teacher.tables.value
+        # a short game against a bot, played to its end: the teacher's list says who won
+        from mathgames.halma.bots import GreedyBot
+
+        short = {"placement": {"0": ["e5"], "1": ["e13"]}, "move_limit": 60}
+        ben = TablePage(class_code=teacher.state.code, settings=short)
+        ben.name_input.value = "Ben"
+        ben.game_choice.value = "star"
+        ben.seats_choice.value = 2
+        ben.open_button.click()
+        ben.start_button.click()
+        teacher.show_tables()
+        listed = f"<b>{ben.state.code}</b> Chinese checkers: Ben, bot (move 1)"
+        assert listed in teacher.tables.value
+        while not ben.state.is_over:
+            if ben.state.to_move == 0:
+                ben.play_text(str(GreedyBot(seed=1).choose(ben.state.game)))
+            run_until(loop, lambda: ben.state.to_move == 0 or ben.state.is_over, timeout=30)
+        winners = ben.state.winners()
+        assert winners and ben.state.is_over
+        teacher.show_tables()
+        names = ", ".join(ben.state.player_name(i) for i in winners)
+        assert f"(over: {names} won)" in teacher.tables.value
+        assert f"Game over: {names} won" in ben.status.value
 
     in_thread(body)
 
