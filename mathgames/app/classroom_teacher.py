@@ -27,7 +27,7 @@ from mathgames.classroom.session import ClassState, Standing, bot_scores, game_t
 from mathgames.classroom.store import Event, normalize_code
 from mathgames.core.board_widget import BoardWidget
 from mathgames.core.errors import MathgamesError
-from mathgames.core.i18n import translator
+from mathgames.core.i18n import format_number, translator
 from mathgames.core.svg import esc
 from mathgames.core.ui_widget import Confirm
 from mathgames.matematiko.deck import DEAL_LENGTH
@@ -485,7 +485,11 @@ class TeacherPage(w.VBox):
             return
         rows = []
         for table in self.room.tables_of(state.code):
-            players = ", ".join(esc(table.player_name(i) or "-") for i in range(len(table.seats)))
+            names = [table.player_name(i) or "-" for i in range(len(table.seats))]
+            if table.is_triomino and table.started:  # each player's points so far, live
+                names = [f"{name} {format_number(points)}"
+                         for name, points in zip(names, table.game.scores, strict=True)]
+            players = ", ".join(esc(name) for name in names)
             if table.is_over and table.winners():
                 where = _("over: {names} won").format(
                     names=", ".join(table.player_name(i) for i in table.winners()))

@@ -531,6 +531,21 @@ def test_the_teacher_sees_the_tables_of_the_class(in_thread: Callable[..., None]
         names = ", ".join(ben.state.player_name(i) for i in winners)
         assert f"(over: {names} won)" in teacher.tables.value
         assert f"Game over: {names} won" in ben.status.value
+        # a Triomino table: each player's points so far beside their name
+        cy = TablePage(class_code=teacher.state.code)
+        cy.name_input.value = "Cy"
+        cy.game_choice.value = "triomino"
+        cy.seats_choice.value = 2
+        cy.open_button.click()
+        cy.start_button.click()
+        while cy.state.ply < 4:
+            if cy.state.to_move == 0:
+                cy.play_text(cy.state.bot_move())
+            run_until(loop, lambda: cy.state.to_move == 0 or cy.state.ply >= 4, timeout=30)
+        scores = cy.state.game.scores
+        assert any(scores)  # a tile or two has scored
+        teacher.show_tables()
+        assert f"Triomino: Cy {scores[0]}, bot {scores[1]} (move " in teacher.tables.value
 
     in_thread(body)
 
