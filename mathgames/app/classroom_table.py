@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+from collections.abc import Callable
 from typing import Any
 
 import ipywidgets as w
@@ -87,6 +88,10 @@ class TablePage(w.VBox):
                                      button_style="success", layout=w.Layout(width="auto"))
         self.start_button.add_class("mg-start-table")
         self.start_button.on_click(lambda _b: self.start())
+        self.again_button = w.Button(description=_("Play again at this table"),
+                                     button_style="success", layout=w.Layout(width="auto"))
+        self.again_button.add_class("mg-table-again")
+        self.again_button.on_click(lambda _b: self.play_again())
         self.message = w.HTML("")
         self.message.add_class("mg-table-message")
         self.status = w.HTML("")
@@ -119,8 +124,8 @@ class TablePage(w.VBox):
         self.zooms = ZoomButtons(self.board)  # Halma's squares for a finger on a phone
         self.help = w.HTML("")
         self.help.add_class("mg-help")
-        self.side = w.VBox([self.info, self.start_button, self.status, self.message,
-                            self.zooms, self.help])
+        self.side = w.VBox([self.info, self.start_button, self.status, self.again_button,
+                            self.message, self.zooms, self.help])
         self.side.add_class("mg-table-side")
         self.main = w.VBox([self.board, self.triomino_box])
         self.main.add_class("mg-table-main")
@@ -218,12 +223,40 @@ class TablePage(w.VBox):
                   "bigger."))
 
     def _new_events(self, events: list[Event]) -> None:
-        if self.state is not None:
-            before = self.state.ply
-            self.state.fold(events)
-            if self.state.ply != before:
+        state = self.state
+        if state is not None:
+            before = state.ply
+            state.fold(events)
+            if state.ply != before:
                 self.selected, self.tile = None, None
+            if state.next_table is not None and self.seat >= 0:  # the others play again
+                return self._follow(lambda: self.room.follow(state, self.seat))
             self.redraw()
+        return None
+
+    def play_again(self) -> None:
+        """After the game: another one with the same players, each in their seat (the
+        others' pages follow by themselves), the bots in theirs."""
+        state = self.state
+        if state is None:
+            return
+        self._follow(lambda: self.room.play_again(state.code, self.pid, self.token,
+                                                  state=state))
+
+    def _follow(self, take_seat: Callable[[], tuple[str, str, str]]) -> None:
+        """Sit down at the table of the next game (``take_seat`` gives its code, id and
+        token), or say why not and stay."""
+        try:
+            code, pid, token = take_seat()
+            state = self.room.load_table(code)
+        except MathgamesError as error:
+            self.redraw()
+            return self._fail(error)
+        self._enter(state, pid, token)
+        text = _("A new game with the same players")
+        self.message.value = f"<p>{esc(text)}</p>"
+        self.board.say(text)
+        return None
 
     def start(self) -> None:
         """Start the game; bots take the empty seats."""
@@ -396,6 +429,7 @@ class TablePage(w.VBox):
             f'{esc(_("Table code"))} <b class="mg-table-code" style="font-size:32px;'
             f'letter-spacing:4px">{esc(state.code)}</b></p><ol start="1">{"".join(seats)}</ol>')
         self.start_button.layout.display = "none" if state.started else None
+        self.again_button.layout.display = None if state.is_over and self.seat >= 0 else "none"
         if not state.started:
             text = _("Waiting for players: start when everyone is here")
         elif state.is_over:

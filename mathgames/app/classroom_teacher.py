@@ -485,6 +485,9 @@ class TeacherPage(w.VBox):
             return
         rows = []
         for table in self.room.tables_of(state.code):
+            if not any(table.player_name(i) and not table.is_bot(i)
+                       for i in range(len(table.seats))):
+                continue  # nobody sits there (two players asked for a new game at once)
             names = [table.player_name(i) or "-" for i in range(len(table.seats))]
             if table.is_triomino and table.started:  # each player's points so far, live
                 names = [f"{name} {format_number(points)}"

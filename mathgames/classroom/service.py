@@ -224,6 +224,47 @@ class Classroom:
         assert taken is not None
         return pid, token, taken
 
+    def play_again(self, code: str, pid: str, token: str,
+                   state: TableState | None = None) -> tuple[str, str, str]:
+        """A seated player asks for another game with the same players once the game is over:
+        a new table with the same game and settings (a fresh shuffle), the same bots in the
+        same seats, and this player in their seat. The old table's ``again`` event tells the
+        others' pages, which take their own seats (:meth:`follow`). If another player asked
+        first, this one follows them. The new table's code, this player's id and token.
+        """
+        state = state or self.load_table(code)
+        self.refresh(state)
+        seat = self.check_player(state, pid, token)
+        if state.next_table is None:
+            if not state.is_over:
+                raise IllegalMoveError(_("the game is not over yet"))
+            settings = {k: v for k, v in state.settings.items()
+                        if k not in ("game", "seats", "seed", "class")}
+            new = self.open_table(state.game_name, len(state.seats),
+                                  state.settings.get("class"), **settings)
+            try:
+                self._act(state, lambda s: (self.check_player(s, pid, token), {
+                    "type": "again", "table": new})[1], self.load_table)
+            except IllegalMoveError:  # another player's new table came first: theirs
+                state = self.load_table(state.code)
+            else:
+                table = self.load_table(new)
+                for bot_seat, entry in enumerate(state.seats):
+                    if entry and entry.get("bot"):
+                        table = self._act(table, lambda _s, i=bot_seat, e=entry: {
+                            "type": "bot", "seat": i, "level": e.get("level", "greedy")},
+                            self.load_table)
+        return self.follow(state, seat)
+
+    def follow(self, state: TableState, seat: int) -> tuple[str, str, str]:
+        """Take ``seat`` at the table where ``state``'s players play again, under the name
+        that sat there: the new table's code, the new id and token."""
+        if state.next_table is None:
+            raise IllegalMoveError(_("the game is not over yet"))
+        name = (state.seats[seat] or {}).get("name", "")
+        pid, token, _taken = self.join_table(state.next_table, name, seat)
+        return state.next_table, pid, token
+
     def check_player(self, state: TableState, pid: object, token: object) -> int:
         """The seat of ``pid`` if ``token`` is theirs; else :class:`NotAllowedError`."""
         seat = state.seat_of(pid) if isinstance(pid, str) else None

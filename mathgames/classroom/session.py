@@ -34,6 +34,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from mathgames.classroom.store import normalize_code
 from mathgames.core.errors import IllegalMoveError, InvalidMoveError, MathgamesError
 from mathgames.core.i18n import translator
 from mathgames.matematiko.deck import DEAL_LENGTH, shuffled_deck
@@ -394,9 +395,11 @@ class TableState:
     """A table: seats taken by students or bots, then the moves of a rules core.
 
     Events: ``join`` (a seat: id, name, token hash), ``bot`` (a seat for a bot),
-    ``start``, ``move`` (the seat, the ply it is for, the move's text). A move is
-    checked by the game's rules core (Halma, Chinese checkers, Triomino) before
-    it is appended; replaying the moves rebuilds the position.
+    ``start``, ``move`` (the seat, the ply it is for, the move's text), and once the
+    game is over ``again`` (the code of the table where the same players play their
+    next game: ``next_table``). A move is checked by the game's rules core (Halma,
+    Chinese checkers, Triomino) before it is appended; replaying the moves rebuilds
+    the position.
 
     >>> t = TableState("T4KEY", {"game": "star", "seats": 2})
     >>> t.apply({"type": "join", "seat": 0, "pid": "a", "name": "Ann", "token_hash": "h"})
@@ -416,6 +419,7 @@ class TableState:
         self.started = False
         self.seq = 0
         self.moves: list[str] = []
+        self.next_table: str | None = None  # where the same players play again
 
     @property
     def is_triomino(self) -> bool:
@@ -522,6 +526,13 @@ class TableState:
             else:
                 self.game.play(text)
             self.moves.append(text)
+        elif kind == "again":
+            code = normalize_code(_field(event, "table", str))
+            if not self.is_over:
+                raise IllegalMoveError(_("the game is not over yet"))
+            if self.next_table is not None:
+                raise IllegalMoveError("the next game has its table already")
+            self.next_table = code
         else:
             raise InvalidMoveError(f"unknown table event {str(kind)[:20]!r}")
 

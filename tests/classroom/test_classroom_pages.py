@@ -353,6 +353,21 @@ def test_two_tables_pages_play_chinese_checkers_with_a_bot(in_thread: Callable[.
             loop.run_until_complete(asyncio.sleep(0.05))
         assert ben.state.is_over and ben.state.moves == ann.state.moves
         assert "Game over" in ann.status.value and ann.state.is_bot(2)
+        # another game with the same players: Ann asks, Ben's page follows by itself
+        assert ann.again_button.layout.display is None
+        old = code
+        ann.again_button.click()
+        new = ann.state.code
+        assert new != old and not ann.state.started and ann.seat == 0
+        assert "A new game with the same players" in ann.message.value
+        assert json.loads(ann.board.storage_value)["code"] == new  # a reload finds it
+        run_until(loop, lambda: ben.state.code == new, timeout=30)
+        assert ben.seat == 1 and json.loads(ben.board.storage_value)["code"] == new
+        assert ben.again_button.layout.display == "none"
+        run_until(loop, lambda: ann.state.seats[1] is not None)
+        assert ann.state.player_name(1) == "Ben" and ann.state.is_bot(2)
+        ann.start_button.click()
+        run_until(loop, lambda: ben.state.started)
 
     in_thread(body)
 

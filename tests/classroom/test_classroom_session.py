@@ -225,6 +225,48 @@ def test_a_chinese_checkers_table_with_a_bot_plays_to_the_end(store: Store) -> N
     assert replay.game.result().over
 
 
+def test_the_same_players_play_again_at_a_table(store: Store) -> None:
+    from mathgames.halma.bots import GreedyBot
+
+    room = Classroom(store)
+    code = room.open_table("star", 3, move_limit=60, placement=SHORT_STAR)
+    ann, ann_t, _ = room.join_table(code, "Ann")
+    ben, ben_t, _ = room.join_table(code, "Ben")
+    state = room.start_table(code, ann, ann_t, level="random")
+    with pytest.raises(IllegalMoveError, match="not over"):
+        room.play_again(code, ann, ann_t)  # not before the end
+    assert store.last_seq(code) == state.seq
+    players = {0: (ann, ann_t), 1: (ben, ben_t)}
+    while not state.is_over:
+        if state.is_bot(state.to_move):
+            state = room.bot_step(state)
+            continue
+        pid, token = players[state.to_move]
+        state = room.move(code, pid, token, str(GreedyBot(seed=1).choose(state.game)),
+                          state=state)
+    with pytest.raises(NotAllowedError):
+        room.play_again(code, ann, ben_t)
+    assert store.last_seq(code) == state.seq
+    new, ann2, ann2_t = room.play_again(code, ann, ann_t)
+    # the same game, settings and class, a fresh shuffle; Ann and the bot in their seats
+    again = room.load_table(new)
+    assert new != code and room.load_table(code).next_table == new
+    assert {k: v for k, v in again.settings.items() if k != "seed"} == {
+        k: v for k, v in state.settings.items() if k != "seed"}
+    assert again.seat_of(ann2) == 0 and again.player_name(0) == "Ann"
+    assert again.seats[1] is None and again.seats[2] == {"bot": True, "level": "random"}
+    assert not again.started
+    # Ben asking too (his page had not seen Ann's) sits down at the same new table
+    assert room.play_again(code, ben, ben_t)[0] == new
+    again = room.load_table(new)
+    assert again.player_name(1) == "Ben" and not again.free_seats()
+    # the old table's link is written once, by the first to ask
+    with pytest.raises(IllegalMoveError):
+        room.load_table(code).apply({"type": "again", "table": new})
+    room.start_table(new, ann2, ann2_t)
+    assert room.load_table(new).started
+
+
 def test_table_refuses_illegal_moves_and_forged_tokens(store: Store) -> None:
     room = Classroom(store)
     code = room.open_table("halma", 2)
