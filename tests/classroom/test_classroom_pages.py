@@ -561,6 +561,11 @@ def test_the_teacher_sees_the_tables_of_the_class(in_thread: Callable[..., None]
         assert any(scores)  # a tile or two has scored
         teacher.show_tables()
         assert f"Triomino: Cy {scores[0]}, bot {scores[1]} (move " in teacher.tables.value
+        # a table nobody sits at (left by two players asking for a new game at once) is not
+        # listed
+        empty = teacher.room.open_table("halma", 2, teacher.state.code)
+        teacher.show_tables()
+        assert empty not in teacher.tables.value and cy.state.code in teacher.tables.value
 
     in_thread(body)
 
