@@ -256,6 +256,23 @@ def test_two_students_play_chinese_checkers_with_a_bot(classroom_server: tuple[s
     for page in players:
         page.wait_for_selector('.mg-table-line[data-over="1"]:has-text("Game over")')
         assert page.mg_errors == []
+    # Ann asks for another game: both pages move to the new table, each in their seat
+    players[0].locator(".mg-table-again").click()
+    store = open_store(store_url)
+    try:
+        for _ in range(100):
+            new = Classroom(store).load_table(code).next_table
+            if new:
+                break
+            players[0].wait_for_timeout(100)
+    finally:
+        store.close()
+    assert new and new != code
+    for page, name in zip(players, ["Ann", "Ben"], strict=True):
+        page.wait_for_selector(f'.mg-table-code:text-is("{new}")')
+        page.wait_for_selector(f'.mg-table-info li:has-text("{name} (you)")')
+        assert page.locator(".mg-start-table").is_visible()
+        assert page.mg_errors == []
 
 
 def test_a_forged_pass_from_a_page_script_is_refused(classroom_server: tuple[str, str],
