@@ -230,7 +230,7 @@ class TablePage(w.VBox):
             if state.ply != before:
                 self.selected, self.tile = None, None
             if state.next_table is not None and self.seat >= 0:  # the others play again
-                return self._follow(lambda: self.room.follow(state, self.seat))
+                return self._follow(lambda: self.room.follow(state, self.pid, self.token))
             self.redraw()
         return None
 

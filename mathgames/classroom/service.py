@@ -234,7 +234,7 @@ class Classroom:
         """
         state = state or self.load_table(code)
         self.refresh(state)
-        seat = self.check_player(state, pid, token)
+        self.check_player(state, pid, token)
         if state.next_table is None:
             if not state.is_over:
                 raise IllegalMoveError(_("the game is not over yet"))
@@ -254,11 +254,12 @@ class Classroom:
                         table = self._act(table, lambda _s, i=bot_seat, e=entry: {
                             "type": "bot", "seat": i, "level": e.get("level", "greedy")},
                             self.load_table)
-        return self.follow(state, seat)
+        return self.follow(state, pid, token)
 
-    def follow(self, state: TableState, seat: int) -> tuple[str, str, str]:
-        """Take ``seat`` at the table where ``state``'s players play again, under the name
-        that sat there: the new table's code, the new id and token."""
+    def follow(self, state: TableState, pid: str, token: str) -> tuple[str, str, str]:
+        """Take the same seat, under the same name, at the table where ``state``'s players
+        play again (with this table's pass): the new table's code, the new id and token."""
+        seat = self.check_player(state, pid, token)
         if state.next_table is None:
             raise IllegalMoveError(_("the game is not over yet"))
         name = (state.seats[seat] or {}).get("name", "")

@@ -256,6 +256,8 @@ def test_the_same_players_play_again_at_a_table(store: Store) -> None:
     assert again.seat_of(ann2) == 0 and again.player_name(0) == "Ann"
     assert again.seats[1] is None and again.seats[2] == {"bot": True, "level": "random"}
     assert not again.started
+    with pytest.raises(NotAllowedError):  # following needs the old table's pass too
+        room.follow(room.load_table(code), ben, ann_t)
     # Ben asking too (his page had not seen Ann's) sits down at the same new table
     assert room.play_again(code, ben, ben_t)[0] == new
     again = room.load_table(new)
