@@ -27,7 +27,7 @@ from mathgames.core.board_widget import BoardWidget
 from mathgames.core.errors import MathgamesError
 from mathgames.core.i18n import translator
 from mathgames.core.svg import TEXT_PALETTE, esc
-from mathgames.core.ui_widget import ZoomButtons, by_pointer
+from mathgames.core.ui_widget import Confirm, ZoomButtons, by_pointer
 from mathgames.halma.view import ARROWS, arrow_step, cell_said, render
 
 __all__ = ["STORAGE_KEY", "TablePage"]
@@ -92,6 +92,14 @@ class TablePage(w.VBox):
                                      button_style="success", layout=w.Layout(width="auto"))
         self.again_button.add_class("mg-table-again")
         self.again_button.on_click(lambda _b: self.play_again())
+        self.leave_button = w.Button(description=_("Leave the table"),
+                                     layout=w.Layout(width="auto"))
+        self.leave_button.add_class("mg-table-leave")
+        self.leave_button.on_click(lambda _b: self.ask_leave())
+        self.leave_confirm = Confirm(
+            lambda: _("Leave the table? A bot plays on in your seat."), self.leave,
+            lambda: (_("Yes, leave"), _("No")))
+        self.leave_confirm.add_class("mg-table-leave-confirm")
         self.message = w.HTML("")
         self.message.add_class("mg-table-message")
         self.status = w.HTML("")
@@ -125,7 +133,8 @@ class TablePage(w.VBox):
         self.help = w.HTML("")
         self.help.add_class("mg-help")
         self.side = w.VBox([self.info, self.start_button, self.status, self.again_button,
-                            self.message, self.zooms, self.help])
+                            self.message, self.zooms, self.help, self.leave_button,
+                            self.leave_confirm])
         self.side.add_class("mg-table-side")
         self.main = w.VBox([self.board, self.triomino_box])
         self.main.add_class("mg-table-main")
@@ -232,6 +241,37 @@ class TablePage(w.VBox):
             if state.next_table is not None and self.seat >= 0:  # the others play again
                 return self._follow(lambda: self.room.follow(state, self.pid, self.token))
             self.redraw()
+        return None
+
+    def ask_leave(self) -> None:
+        """Leave at once before the game or after it; during it, ask first (a bot takes
+        the seat)."""
+        state = self.state
+        if state is not None and state.started and not state.is_over:
+            self.leave_confirm.ask()
+        else:
+            self.leave()
+
+    def leave(self) -> None:
+        """Give up the seat (see :meth:`Classroom.leave_table`), forget this browser's pass
+        (a device shared by the class) and show the forms again, to join another table."""
+        state = self.state
+        if state is None:
+            return
+        try:
+            self.room.leave_table(state.code, self.pid, self.token, state=state)
+        except MathgamesError as error:
+            return self._fail(error)
+        if self.feed is not None:
+            self.feed.stop()
+        self.state, self.pid, self.token, self.feed, self.seat = None, "", "", None, -1
+        self.selected, self.tile, self.cursor = None, None, None
+        self.board.storage_value = ""  # the browser drops its kept pass
+        self.leave_confirm.hide()
+        self.playing.layout.display = "none"
+        self.board.layout.display = "none"
+        self.message.value = ""
+        self.form.layout.display = None
         return None
 
     def play_again(self) -> None:

@@ -224,6 +224,22 @@ class Classroom:
         assert taken is not None
         return pid, token, taken
 
+    def leave_table(self, code: str, pid: str, token: str,
+                    state: TableState | None = None) -> TableState:
+        """A student leaves the table: their seat is free again before the start, and a bot
+        plays on in it during the game (the others are not left waiting); after the game
+        nothing at the table changes."""
+        state = state or self.load_table(code)
+        self.refresh(state)
+        self.check_player(state, pid, token)
+        if state.is_over:
+            return state
+
+        def build(s: TableState) -> dict[str, Any]:
+            return {"type": "leave", "seat": self.check_player(s, pid, token)}
+
+        return self._act(state, build, self.load_table)
+
     def play_again(self, code: str, pid: str, token: str,
                    state: TableState | None = None) -> tuple[str, str, str]:
         """A seated player asks for another game with the same players once the game is over:

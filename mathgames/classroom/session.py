@@ -395,11 +395,12 @@ class TableState:
     """A table: seats taken by students or bots, then the moves of a rules core.
 
     Events: ``join`` (a seat: id, name, token hash), ``bot`` (a seat for a bot),
-    ``start``, ``move`` (the seat, the ply it is for, the move's text), and once the
-    game is over ``again`` (the code of the table where the same players play their
-    next game: ``next_table``). A move is checked by the game's rules core (Halma,
-    Chinese checkers, Triomino) before it is appended; replaying the moves rebuilds
-    the position.
+    ``start``, ``move`` (the seat, the ply it is for, the move's text), ``leave`` (a
+    student leaves: the seat is free again before the start, a bot's once the game has
+    begun) and once the game is over ``again`` (the code of the table where the same
+    players play their next game: ``next_table``). A move is checked by the game's
+    rules core (Halma, Chinese checkers, Triomino) before it is appended; replaying the
+    moves rebuilds the position.
 
     >>> t = TableState("T4KEY", {"game": "star", "seats": 2})
     >>> t.apply({"type": "join", "seat": 0, "pid": "a", "name": "Ann", "token_hash": "h"})
@@ -526,6 +527,14 @@ class TableState:
             else:
                 self.game.play(text)
             self.moves.append(text)
+        elif kind == "leave":
+            seat = _field(event, "seat", int)
+            if seat not in range(len(self.seats)) or not self.seats[seat] or self.is_bot(seat):
+                raise IllegalMoveError("nobody sits there")
+            if self.is_over:
+                raise IllegalMoveError(_("the game is over"))
+            # before the start the seat is free again; during the game a bot plays on there
+            self.seats[seat] = {"bot": True, "level": "greedy"} if self.started else None
         elif kind == "again":
             code = normalize_code(_field(event, "table", str))
             if not self.is_over:

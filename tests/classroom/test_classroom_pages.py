@@ -372,6 +372,40 @@ def test_two_tables_pages_play_chinese_checkers_with_a_bot(in_thread: Callable[.
     in_thread(body)
 
 
+def test_a_player_leaves_a_table_and_a_bot_plays_on(in_thread: Callable[..., None]) -> None:
+    def body(loop: asyncio.AbstractEventLoop) -> None:
+        ann = TablePage()
+        ann.name_input.value = "Ann"
+        ann.game_choice.value = "halma"
+        ann.open_button.click()
+        ben = TablePage(table=ann.state.code)
+        ben.name_input.value = "Ben"
+        ben.join_button.click()
+        run_until(loop, lambda: ann.state.seats[1] is not None)
+        ann.start_button.click()
+        run_until(loop, lambda: ben.state.started)
+        # during the game Ben is asked first; "no" keeps him at the table
+        ben.leave_button.click()
+        assert ben.leave_confirm.layout.display is None
+        ben.leave_confirm.no_button.click()
+        assert ben.state is not None and not ann.state.is_bot(1)
+        ben.leave_button.click()
+        ben.leave_confirm.yes_button.click()
+        # his page shows the forms again and forgets its pass (a device the class shares)
+        assert ben.state is None and ben.board.storage_value == ""
+        assert ben.form.layout.display is None and ben.playing.layout.display == "none"
+        run_until(loop, lambda: ann.state.is_bot(1))
+        assert "bot" in ann.info.value and "Ben" not in ann.info.value
+        # Ann moves; the bot in Ben's seat answers
+        from mathgames.halma.bots import GreedyBot
+
+        ann.play_text(str(GreedyBot(seed=1).choose(ann.state.game)))
+        run_until(loop, lambda: ann.state.ply == 2, timeout=30)
+        assert ann.state.to_move == 0
+
+    in_thread(body)
+
+
 def arrow_keys(topology: Any, start: str, goal: str) -> list[str]:
     """The arrow keys that take the keyboard's frame from ``start`` to ``goal``."""
     from mathgames.halma.view import ARROWS, arrow_table

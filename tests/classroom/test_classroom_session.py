@@ -269,6 +269,43 @@ def test_the_same_players_play_again_at_a_table(store: Store) -> None:
     assert room.load_table(new).started
 
 
+def test_a_student_leaves_a_table(store: Store) -> None:
+    room = Classroom(store)
+    code = room.open_table("star", 3, move_limit=60, placement=SHORT_STAR)
+    ann, ann_t, _ = room.join_table(code, "Ann")
+    ben, ben_t, _ = room.join_table(code, "Ben")
+    with pytest.raises(NotAllowedError):
+        room.leave_table(code, ben, ann_t)
+    # before the start the seat is free again, for someone else
+    state = room.leave_table(code, ben, ben_t)
+    assert state.seats[1] is None and state.free_seats() == [1, 2]
+    cy, cy_t, seat = room.join_table(code, "Cy")
+    assert seat == 1
+    state = room.start_table(code, ann, ann_t)
+    # during the game a bot plays on in the seat of whoever leaves, at their turn too
+    assert state.to_move == 0
+    state = room.leave_table(code, ann, ann_t)
+    assert state.is_bot(0) and state.player_name(1) == "Cy"
+    with pytest.raises(NotAllowedError):  # the pass is gone with the seat
+        room.move(code, ann, ann_t, "pass")
+    ply = state.ply
+    state = room.bot_step(state)
+    assert state.ply == ply + 1
+    assert room.load_table(code).is_bot(0)  # as every page replays it
+    from mathgames.halma.bots import GreedyBot
+
+    while not state.is_over:
+        if state.is_bot(state.to_move):
+            state = room.bot_step(state)
+        else:
+            text = str(GreedyBot(seed=1).choose(state.game))
+            state = room.move(code, cy, cy_t, text, state=state)
+    # after the game, leaving changes nothing at the table
+    before = store.last_seq(code)
+    assert room.leave_table(code, cy, cy_t).player_name(1) == "Cy"
+    assert store.last_seq(code) == before
+
+
 def test_table_refuses_illegal_moves_and_forged_tokens(store: Store) -> None:
     room = Classroom(store)
     code = room.open_table("halma", 2)
