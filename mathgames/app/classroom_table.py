@@ -89,11 +89,12 @@ class TablePage(w.VBox):
         self.start_button.add_class("mg-start-table")
         self.start_button.on_click(lambda _b: self.start())
         self.again_button = w.Button(description=_("Play again at this table"),
-                                     button_style="success", layout=w.Layout(width="auto"))
+                                     button_style="success",
+                                     layout=w.Layout(width="auto", align_self="flex-start"))
         self.again_button.add_class("mg-table-again")
         self.again_button.on_click(lambda _b: self.play_again())
-        self.leave_button = w.Button(description=_("Leave the table"),
-                                     layout=w.Layout(width="auto"))
+        self.leave_button = w.Button(description=_("Leave the table"), layout=w.Layout(
+            width="auto", align_self="flex-start", margin="16px 0 0 0"))
         self.leave_button.add_class("mg-table-leave")
         self.leave_button.on_click(lambda _b: self.ask_leave())
         self.leave_confirm = Confirm(
@@ -133,10 +134,11 @@ class TablePage(w.VBox):
         self.help = w.HTML("")
         self.help.add_class("mg-help")
         self.side = w.VBox([self.info, self.start_button, self.status, self.again_button,
-                            self.message, self.zooms, self.help, self.leave_button,
-                            self.leave_confirm])
+                            self.message, self.zooms, self.help])
         self.side.add_class("mg-table-side")
-        self.main = w.VBox([self.board, self.triomino_box])
+        # leaving comes last, under the board: it never pushes the board down on a phone
+        self.main = w.VBox([self.board, self.triomino_box, self.leave_button,
+                            self.leave_confirm])
         self.main.add_class("mg-table-main")
         self.playing = w.HBox([self.side, self.main])
         self.playing.add_class("mg-table-row")
