@@ -21,11 +21,19 @@ from typing import Any
 import ipywidgets as w
 
 from mathgames.app.classroom_live import LiveFeed, classroom, query_value
-from mathgames.classroom.session import TABLE_GAMES, TableState, game_title, triomino_text
+from mathgames.classroom.session import (
+    TABLE_BOT_LEVELS,
+    TABLE_GAMES,
+    TableState,
+    game_title,
+    level_title,
+    triomino_text,
+)
 from mathgames.classroom.store import Event, normalize_code
 from mathgames.core.board_widget import BoardWidget
 from mathgames.core.errors import MathgamesError
 from mathgames.core.i18n import translator
+from mathgames.core.levels import DEFAULT_LEVEL
 from mathgames.core.svg import TEXT_PALETTE, esc
 from mathgames.core.ui_widget import Confirm, ZoomButtons, by_pointer
 from mathgames.halma.view import ARROWS, arrow_step, cell_said, render
@@ -61,6 +69,9 @@ class TablePage(w.VBox):
         self.game_choice = w.Dropdown(options=[(game_title(g), g) for g in TABLE_GAMES],
                                       value="star", description=_("Game"))
         self.seats_choice = w.Dropdown(options=[2, 3, 4, 6], value=2, description=_("Seats"))
+        self.level_choice = w.Dropdown(options=[(level_title(name), name)
+                                                for name in TABLE_BOT_LEVELS],
+                                       value=DEFAULT_LEVEL, description=_("Bots"))
         self.game_choice.observe(lambda _c: self._game_changed(), "value")
         self.class_input = w.Text(value=class_code if class_code is not None
                                   else query_value("code"), description=_("Class code"),
@@ -79,7 +90,7 @@ class TablePage(w.VBox):
             self.name_input,
             w.HTML(f"<h3>{esc(_('Join a table'))}</h3>"), self.table_input, self.join_button,
             w.HTML(f"<h3>{esc(_('Or open a new table'))}</h3>"), self.game_choice,
-            self.seats_choice, self.class_input, self.open_button])
+            self.seats_choice, self.level_choice, self.class_input, self.open_button])
         self.form.add_class("mg-table-form")
         # -- the table
         self.info = w.HTML("")
@@ -168,7 +179,8 @@ class TablePage(w.VBox):
             class_code = self.class_input.value.strip()
             code = self.room.open_table(self.game_choice.value, self.seats_choice.value,
                                         normalize_code(class_code) if class_code else None,
-                                        **self.extra_settings)
+                                        **{"bots": self.level_choice.value,
+                                           **self.extra_settings})
         except MathgamesError as error:
             return self._fail(error)
         self.join_table(code)
@@ -469,7 +481,10 @@ class TablePage(w.VBox):
         self.info.value = (
             f'<p style="font-size:20px">{esc(game_title(state.game_name))} · '
             f'{esc(_("Table code"))} <b class="mg-table-code" style="font-size:32px;'
-            f'letter-spacing:4px">{esc(state.code)}</b></p><ol start="1">{"".join(seats)}</ol>')
+            f'letter-spacing:4px">{esc(state.code)}</b></p><ol start="1">{"".join(seats)}</ol>'
+            + (f'<p class="mg-table-bots">{esc(_("Bots"))}: {esc(level_title(state.bot_level))}'
+               "</p>" if not state.started or any(map(state.is_bot, range(len(state.seats))))
+               else ""))
         self.start_button.layout.display = "none" if state.started else None
         self.again_button.layout.display = None if state.is_over and self.seat >= 0 else "none"
         if not state.started:

@@ -194,8 +194,9 @@ class Classroom:
                    **settings: Any) -> str:
         """Open a table for ``game`` ("halma", "star" or "triomino") with ``seats`` seats.
 
-        ``settings`` may add ``move_limit``, ``placement`` (a custom Halma
-        position) or ``rules`` (a Triomino preset).
+        ``settings`` may add ``bots`` (the level of the bots that take the empty
+        seats: ``"easy"``, ``"medium"`` or ``"hard"``), ``move_limit``, ``placement``
+        (a custom Halma position) or ``rules`` (a Triomino preset).
         """
         if game not in TABLE_GAMES or seats not in TABLE_GAMES[game]:
             raise IllegalMoveError(_("this game is not played by {n} players").format(n=seats))
@@ -289,10 +290,12 @@ class Classroom:
             raise NotAllowedError(_("this page's pass for the table is not valid: join again"))
         return seat
 
-    def start_table(self, code: str, pid: str, token: str, level: str = "greedy",
+    def start_table(self, code: str, pid: str, token: str, level: str | None = None,
                     state: TableState | None = None) -> TableState:
-        """A seated player starts the game; bots take the empty seats."""
+        """A seated player starts the game; bots take the empty seats (of ``level``, by
+        default the table's own, :attr:`TableState.bot_level`)."""
         state = state or self.load_table(code)
+        level = level or state.bot_level
         while True:
             self.refresh(state)
             free = state.free_seats()

@@ -37,6 +37,7 @@ from typing import Any
 from mathgames.classroom.store import normalize_code
 from mathgames.core.errors import IllegalMoveError, InvalidMoveError, MathgamesError
 from mathgames.core.i18n import translator
+from mathgames.core.levels import DEFAULT_LEVEL, LEVEL_NAMES
 from mathgames.matematiko.deck import DEAL_LENGTH, shuffled_deck
 from mathgames.matematiko.match import full_lines
 from mathgames.matematiko.rules import CARD_VALUES, COPIES, GRID_SIZE
@@ -44,6 +45,7 @@ from mathgames.matematiko.rules import CARD_VALUES, COPIES, GRID_SIZE
 __all__ = [
     "MAX_NAME_CHARS",
     "MAX_STUDENTS",
+    "TABLE_BOT_LEVELS",
     "TABLE_GAMES",
     "ClassState",
     "NotAllowedError",
@@ -52,6 +54,7 @@ __all__ = [
     "TableState",
     "check_name",
     "game_title",
+    "level_title",
     "rank",
 ]
 
@@ -64,6 +67,10 @@ CELLS = GRID_SIZE * GRID_SIZE
 TABLE_GAMES: dict[str, tuple[int, ...]] = {
     "halma": (2, 3, 4), "star": (2, 3, 4, 6), "triomino": (2, 3, 4, 5, 6)}
 _NAME_PUNCTUATION = set(" -'.")
+#: The bot levels a table offers (every table game has these three, see ``bots.LEVELS``).
+TABLE_BOT_LEVELS = LEVEL_NAMES[:3]
+#: The levels a bot seat may have: those, and the bots of earlier versions' tables.
+BOT_LEVELS = (*TABLE_BOT_LEVELS, "greedy", "random")
 
 
 def game_title(game: str) -> str:
@@ -73,6 +80,15 @@ def game_title(game: str) -> str:
     'Chinese checkers'
     """
     return {"halma": _("Halma"), "star": _("Chinese checkers"), "triomino": _("Triomino")}[game]
+
+
+def level_title(level: str) -> str:
+    """A table's bot level (one of :data:`TABLE_BOT_LEVELS`) in the current language.
+
+    >>> level_title("hard")
+    'hard'
+    """
+    return {"easy": _("easy"), "medium": _("medium"), "hard": _("hard")}[level]
 
 
 class NotAllowedError(MathgamesError, PermissionError):
@@ -416,6 +432,8 @@ class TableState:
         self.settings = dict(settings)
         self.game_name: str = self.settings.get("game", "")
         self.game = _table_game(self.settings)
+        if self.bot_level not in TABLE_BOT_LEVELS:
+            raise InvalidMoveError(f"no bot level {str(self.bot_level)[:12]!r} for a table")
         self.seats: list[dict[str, Any] | None] = [None] * int(self.settings["seats"])
         self.started = False
         self.seq = 0
@@ -425,6 +443,12 @@ class TableState:
     @property
     def is_triomino(self) -> bool:
         return self.game_name == "triomino"
+
+    @property
+    def bot_level(self) -> str:
+        """The level of the bots that take the empty seats at the start (``bots`` in the
+        settings; the game pages' default level if not given)."""
+        return str(self.settings.get("bots", DEFAULT_LEVEL))
 
     @property
     def to_move(self) -> int:
@@ -495,7 +519,10 @@ class TableState:
                 self.seats[seat] = {"pid": pid, "name": name,
                                     "token_hash": _field(event, "token_hash", str)}
             else:
-                self.seats[seat] = {"bot": True, "level": str(event.get("level", "greedy"))[:12]}
+                level = event.get("level", "greedy")
+                if level not in BOT_LEVELS:
+                    raise InvalidMoveError(f"no bot level {str(level)[:12]!r}")
+                self.seats[seat] = {"bot": True, "level": level}
         elif kind == "start":
             if self.started:
                 raise IllegalMoveError(_("the game at this table has begun"))
@@ -562,14 +589,19 @@ class TableState:
         seed = int(self.settings.get("seed", 0)) * 1000 + self.ply
         if self.is_triomino and self.game.phase == "round_over":
             return "next"
+        level = entry.get("level", "greedy")
         if self.is_triomino:
+            from mathgames.triomino.bots import LEVELS as TRIOMINO_LEVELS
             from mathgames.triomino.bots import make_bot as make_triomino_bot
 
-            bot = make_triomino_bot(entry.get("level", "greedy"), seed=seed)
+            bot = (TRIOMINO_LEVELS[level].make(seed) if level in TRIOMINO_LEVELS
+                   else make_triomino_bot(level, seed=seed))  # a table of an earlier version
             return triomino_text(bot.choose(self.game))
-        from mathgames.halma.bots import GreedyBot, RandomBot
+        from mathgames.halma.bots import LEVELS as HALMA_LEVELS
+        from mathgames.halma.bots import make_bot as make_halma_bot
 
-        bot = (RandomBot if entry.get("level") == "random" else GreedyBot)(seed=seed)
+        bot = (HALMA_LEVELS[level].make(seed) if level in HALMA_LEVELS
+               else make_halma_bot(level, seed=seed))
         return str(bot.choose(self.game))
 
 

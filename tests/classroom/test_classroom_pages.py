@@ -436,6 +436,24 @@ def open_with_a_bot(game: str) -> TablePage:
     return page
 
 
+def test_the_player_who_opens_a_table_chooses_its_bots_level(
+        in_thread: Callable[..., None]) -> None:
+    def body(loop: asyncio.AbstractEventLoop) -> None:
+        page = TablePage()
+        assert page.level_choice.value == "medium"  # the game pages' default level
+        assert [label for label, _name in page.level_choice.options] == [
+            "easy", "medium", "hard"]
+        page.name_input.value = "Ann"
+        page.game_choice.value = "halma"
+        page.level_choice.value = "hard"
+        page.open_button.click()
+        assert page.state.settings["bots"] == "hard" and "Bots: hard" in page.info.value
+        page.start_button.click()
+        assert page.state.seats[1] == {"bot": True, "level": "hard"}
+
+    in_thread(body)
+
+
 def test_a_halma_table_played_by_keyboard(in_thread: Callable[..., None]) -> None:
     def body(loop: asyncio.AbstractEventLoop) -> None:
         from mathgames.halma.bots import GreedyBot

@@ -16,6 +16,7 @@ from mathgames.classroom.session import (
     bot_scores,
     check_name,
     rank,
+    triomino_text,
 )
 from mathgames.classroom.store import Event, Store
 from mathgames.classroom.tokens import hash_token
@@ -304,6 +305,34 @@ def test_a_student_leaves_a_table(store: Store) -> None:
     before = store.last_seq(code)
     assert room.leave_table(code, cy, cy_t).player_name(1) == "Cy"
     assert store.last_seq(code) == before
+
+
+def test_a_table_s_bots_play_at_its_level(store: Store) -> None:
+    from mathgames.triomino.bots import LEVELS
+
+    room = Classroom(store)
+    with pytest.raises(InvalidMoveError, match="no bot level"):
+        room.open_table("halma", 2, bots="grandmaster")
+    code = room.open_table("triomino", 2, bots="easy")
+    ann, ann_t, _ = room.join_table(code, "Ann")
+    state = room.start_table(code, ann, ann_t)
+    assert state.seats[1] == {"bot": True, "level": "easy"}
+    checked = 0
+    while checked < 3:
+        if state.is_bot(state.to_move):  # the easy level's own bot, seeded by table and ply
+            seed = int(state.settings["seed"]) * 1000 + state.ply
+            expected = triomino_text(LEVELS["easy"].make(seed).choose(state.game))
+            state = room.bot_step(state)
+            assert state.moves[-1] == expected
+            checked += 1
+        else:
+            state = room.move(code, ann, ann_t, state.bot_move(), state=state)
+    # a bot seat of an earlier version's table ("greedy") still plays; an unknown one is refused
+    old = TableState("X", {"game": "star", "seats": 2})
+    old.apply({"type": "bot", "seat": 1, "level": "greedy"})
+    with pytest.raises(InvalidMoveError):
+        old.apply({"type": "bot", "seat": 0, "level": "x" * 40})
+    assert old.seats[0] is None
 
 
 def test_table_refuses_illegal_moves_and_forged_tokens(store: Store) -> None:
