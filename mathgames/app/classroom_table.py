@@ -478,13 +478,15 @@ class TablePage(w.VBox):
             turn = " ◀" if state.started and not state.is_over and state.to_move == i else ""
             seats.append(f'<li data-seat="{i}" style="color:{TEXT_PALETTE[i % len(TEXT_PALETTE)]}">'
                          f"{esc(name + you + turn)}</li>")
+        bots = ""  # the bots' level, while bots may still come or when they play
+        if not state.started or any(map(state.is_bot, range(len(state.seats)))):
+            bots = (f'<p class="mg-table-bots">{esc(_("Bots"))}: '
+                    f"{esc(level_title(state.bot_level))}</p>")
         self.info.value = (
             f'<p style="font-size:20px">{esc(game_title(state.game_name))} · '
             f'{esc(_("Table code"))} <b class="mg-table-code" style="font-size:32px;'
             f'letter-spacing:4px">{esc(state.code)}</b></p><ol start="1">{"".join(seats)}</ol>'
-            + (f'<p class="mg-table-bots">{esc(_("Bots"))}: {esc(level_title(state.bot_level))}'
-               "</p>" if not state.started or any(map(state.is_bot, range(len(state.seats))))
-               else ""))
+            + bots)
         self.start_button.layout.display = "none" if state.started else None
         self.again_button.layout.display = None if state.is_over and self.seat >= 0 else "none"
         if not state.started:
