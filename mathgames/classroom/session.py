@@ -560,8 +560,9 @@ class TableState:
                 raise IllegalMoveError("nobody sits there")
             if self.is_over:
                 raise IllegalMoveError(_("the game is over"))
-            # before the start the seat is free again; during the game a bot plays on there
-            self.seats[seat] = {"bot": True, "level": "greedy"} if self.started else None
+            # before the start the seat is free again; during the game a bot of the table's
+            # level plays on there
+            self.seats[seat] = {"bot": True, "level": self.bot_level} if self.started else None
         elif kind == "again":
             code = normalize_code(_field(event, "table", str))
             if not self.is_over:

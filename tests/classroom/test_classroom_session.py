@@ -287,6 +287,7 @@ def test_a_student_leaves_a_table(store: Store) -> None:
     assert state.to_move == 0
     state = room.leave_table(code, ann, ann_t)
     assert state.is_bot(0) and state.player_name(1) == "Cy"
+    assert state.seats[0] == {"bot": True, "level": state.bot_level}  # the table's own level
     with pytest.raises(NotAllowedError):  # the pass is gone with the seat
         room.move(code, ann, ann_t, "pass")
     ply = state.ply
