@@ -328,6 +328,9 @@ def open_table_with_a_bot(page: Any, game: str) -> None:
         index=list(TABLE_GAMES).index(game))
     page.locator(".mg-open-table").click()
     page.locator(".mg-start-table").click()
+    # started: the Start button gone (a Triomino rack shows its tiles before the start, and
+    # Polish "Start: boty ..." would read as English "Start" while it is still there)
+    page.wait_for_selector(".mg-start-table", state="hidden")
     page.wait_for_selector(".mg-table-line", state="visible")
     page.wait_for_selector(".mg-table-main .mathgames-board [data-cell]")  # squares or tiles
 
