@@ -167,9 +167,11 @@ class TablePage(w.VBox):
     def _fail(self, error: Exception) -> None:
         self._tell(str(error))
 
-    def _tell(self, text: str) -> None:
-        """A refusal or a warning: shown, and said to a screen reader."""
-        self.message.value = f'<p role="alert">{esc(text)}</p>'
+    def _tell(self, text: str, alert: bool = True) -> None:
+        """A refusal or a warning (or, not ``alert``, news): shown, and said to a screen
+        reader."""
+        role = ' role="alert"' if alert else ""
+        self.message.value = f"<p{role}>{esc(text)}</p>"
         self.board.say(text)
 
     # -- sitting down --------------------------------------------------------------------------
@@ -307,9 +309,7 @@ class TablePage(w.VBox):
             self.redraw()
             return self._fail(error)
         self._enter(state, pid, token)
-        text = _("A new game with the same players")
-        self.message.value = f"<p>{esc(text)}</p>"
-        self.board.say(text)
+        self._tell(_("A new game with the same players"), alert=False)
         return None
 
     def start(self) -> None:

@@ -485,17 +485,17 @@ class TeacherPage(w.VBox):
             return
         rows = []
         for table in self.room.tables_of(state.code):
-            if not any(table.player_name(i) and not table.is_bot(i)
-                       for i in range(len(table.seats))):
+            if not table.has_student:
                 continue  # nobody sits there (two players asked for a new game at once)
             names = [table.player_name(i) or "-" for i in range(len(table.seats))]
             if table.is_triomino and table.started:  # each player's points so far, live
                 names = [f"{name} {format_number(points)}"
                          for name, points in zip(names, table.game.scores, strict=True)]
             players = ", ".join(esc(name) for name in names)
-            if table.is_over and table.winners():
+            winners = table.winners()  # none while the game goes on
+            if winners:
                 where = _("over: {names} won").format(
-                    names=", ".join(table.player_name(i) for i in table.winners()))
+                    names=", ".join(table.player_name(i) for i in winners))
             elif table.is_over:
                 where = _("over: a draw")
             elif table.started:

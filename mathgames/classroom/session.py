@@ -476,6 +476,11 @@ class TableState:
         entry = self.seats[seat]
         return bool(entry and entry.get("bot"))
 
+    @property
+    def has_student(self) -> bool:
+        """Whether a student sits at the table (a bot is not one)."""
+        return any(s and not s.get("bot") for s in self.seats)
+
     def player_name(self, seat: int) -> str:
         """Who sits at ``seat``: the student's name, "bot" in the current language, or
         ``""`` for a free seat."""
@@ -528,7 +533,7 @@ class TableState:
                 raise IllegalMoveError(_("the game at this table has begun"))
             if self.free_seats():
                 raise IllegalMoveError(_("every seat needs a player or a bot"))
-            if not any(s and not s.get("bot") for s in self.seats):
+            if not self.has_student:
                 raise IllegalMoveError(_("a table needs at least one student"))
             self.started = True
         elif kind == "move":
