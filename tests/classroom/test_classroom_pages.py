@@ -323,18 +323,37 @@ def test_late_joiner_places_the_numbers_called_so_far(in_thread: Callable[..., N
     in_thread(body)
 
 
+def open_table(game: str, name: str = "Ann", seats: int = 2, **page: Any) -> TablePage:
+    """A table page that has opened a table of ``game`` with ``seats`` seats and sits
+    ``name`` in its first seat (``page``: the page's own arguments)."""
+    opener = TablePage(**page)
+    opener.name_input.value = name
+    opener.game_choice.value = game
+    opener.seats_choice.value = seats
+    opener.open_button.click()
+    return opener
+
+
+def join_table(code: str, name: str) -> TablePage:
+    """A table page that has joined the table ``code`` as ``name``."""
+    page = TablePage(table=code)
+    page.name_input.value = name
+    page.join_button.click()
+    return page
+
+
+def open_with_a_bot(game: str) -> TablePage:
+    page = open_table(game)
+    page.start_button.click()
+    return page
+
+
 def test_two_tables_pages_play_chinese_checkers_with_a_bot(in_thread: Callable[..., None]) -> None:
     def body(loop: asyncio.AbstractEventLoop) -> None:
         short = {"placement": {"0": ["e5"], "1": ["m13"], "2": ["e13"]}, "move_limit": 60}
-        ann = TablePage(settings=short)
-        ann.name_input.value = "Ann"
-        ann.game_choice.value = "star"
-        ann.seats_choice.value = 3
-        ann.open_button.click()
+        ann = open_table("star", seats=3, settings=short)
         code = ann.state.code
-        ben = TablePage(table=code)
-        ben.name_input.value = "Ben"
-        ben.join_button.click()
+        ben = join_table(code, "Ben")
         run_until(loop, lambda: ann.state.seats[1] is not None)
         ann.start_button.click()
         run_until(loop, lambda: ben.state.started)
@@ -374,13 +393,8 @@ def test_two_tables_pages_play_chinese_checkers_with_a_bot(in_thread: Callable[.
 
 def test_a_player_leaves_a_table_and_a_bot_plays_on(in_thread: Callable[..., None]) -> None:
     def body(loop: asyncio.AbstractEventLoop) -> None:
-        ann = TablePage()
-        ann.name_input.value = "Ann"
-        ann.game_choice.value = "halma"
-        ann.open_button.click()
-        ben = TablePage(table=ann.state.code)
-        ben.name_input.value = "Ben"
-        ben.join_button.click()
+        ann = open_table("halma")
+        ben = join_table(ann.state.code, "Ben")
         run_until(loop, lambda: ann.state.seats[1] is not None)
         ann.start_button.click()
         run_until(loop, lambda: ben.state.started)
@@ -424,16 +438,6 @@ def arrow_keys(topology: Any, start: str, goal: str) -> list[str]:
         cell, key = came[cell]
         keys.append(key)
     return keys[::-1]
-
-
-def open_with_a_bot(game: str) -> TablePage:
-    page = TablePage()
-    page.name_input.value = "Ann"
-    page.game_choice.value = game
-    page.seats_choice.value = 2
-    page.open_button.click()
-    page.start_button.click()
-    return page
 
 
 def test_the_player_who_opens_a_table_chooses_its_bots_level(
@@ -522,12 +526,7 @@ def test_a_triomino_page_shows_only_its_own_tiles(in_thread: Callable[..., None]
         from mathgames.triomino.geometry import cell_id
         from mathgames.triomino.view import rack_id, rack_svg
 
-        ann = TablePage()
-        ann.name_input.value = "Ann"
-        ann.game_choice.value = "triomino"
-        ann.seats_choice.value = 2
-        ann.open_button.click()
-        ann.start_button.click()
+        ann = open_with_a_bot("triomino")
         assert ann.state.started and ann.state.is_bot(1)
         for _ in range(6):
             if ann.state.to_move == 0:
@@ -568,10 +567,7 @@ def test_the_teacher_sees_the_tables_of_the_class(in_thread: Callable[..., None]
     def body(loop: asyncio.AbstractEventLoop) -> None:
         teacher = TeacherPage()
         teacher.open_class()
-        player = TablePage(class_code=teacher.state.code)
-        player.name_input.value = "Ann"
-        player.game_choice.value = "halma"
-        player.open_button.click()
+        player = open_table("halma", class_code=teacher.state.code)
         teacher.show_tables()
         assert player.state.code in teacher.tables.value and "Ann" in teacher.tables.value
         assert "waiting for players" in teacher.tables.value
@@ -579,11 +575,7 @@ def test_the_teacher_sees_the_tables_of_the_class(in_thread: Callable[..., None]
         from mathgames.halma.bots import GreedyBot
 
         short = {"placement": {"0": ["e5"], "1": ["e13"]}, "move_limit": 60}
-        ben = TablePage(class_code=teacher.state.code, settings=short)
-        ben.name_input.value = "Ben"
-        ben.game_choice.value = "star"
-        ben.seats_choice.value = 2
-        ben.open_button.click()
+        ben = open_table("star", "Ben", class_code=teacher.state.code, settings=short)
         ben.start_button.click()
         teacher.show_tables()
         listed = f"<b>{ben.state.code}</b> Chinese checkers: Ben, bot (move 1)"
@@ -599,11 +591,7 @@ def test_the_teacher_sees_the_tables_of_the_class(in_thread: Callable[..., None]
         assert f"(over: {names} won)" in teacher.tables.value
         assert f"Game over: {names} won" in ben.status.value
         # a Triomino table: each player's points so far beside their name
-        cy = TablePage(class_code=teacher.state.code)
-        cy.name_input.value = "Cy"
-        cy.game_choice.value = "triomino"
-        cy.seats_choice.value = 2
-        cy.open_button.click()
+        cy = open_table("triomino", "Cy", class_code=teacher.state.code)
         cy.start_button.click()
         while cy.state.ply < 4:
             if cy.state.to_move == 0:
@@ -639,10 +627,7 @@ def test_numbers_are_called_every_n_seconds(in_thread: Callable[..., None]) -> N
 
 def test_a_reloaded_table_page_takes_back_its_seat(in_thread: Callable[..., None]) -> None:
     def body(loop: asyncio.AbstractEventLoop) -> None:
-        ann = TablePage()
-        ann.name_input.value = "Ann"
-        ann.game_choice.value = "halma"
-        ann.open_button.click()
+        ann = open_table("halma")
         kept = ann.board.storage_value
         ann.close()
         again = TablePage(table="")

@@ -226,9 +226,23 @@ def test_a_chinese_checkers_table_with_a_bot_plays_to_the_end(store: Store) -> N
     assert replay.game.result().over
 
 
-def test_the_same_players_play_again_at_a_table(store: Store) -> None:
+def play_to_the_end(room: Classroom, code: str, state: TableState,
+                    players: dict[int, tuple[str, str]]) -> TableState:
+    """Play a table's game to its end: the bots' seats by the bots, each student's seat
+    (``players``: seat -> id and token) by the greedy bot's moves."""
     from mathgames.halma.bots import GreedyBot
 
+    while not state.is_over:
+        if state.is_bot(state.to_move):
+            state = room.bot_step(state)
+        else:
+            pid, token = players[state.to_move]
+            state = room.move(code, pid, token, str(GreedyBot(seed=1).choose(state.game)),
+                              state=state)
+    return state
+
+
+def test_the_same_players_play_again_at_a_table(store: Store) -> None:
     room = Classroom(store)
     code = room.open_table("star", 3, move_limit=60, placement=SHORT_STAR)
     ann, ann_t, _ = room.join_table(code, "Ann")
@@ -237,14 +251,7 @@ def test_the_same_players_play_again_at_a_table(store: Store) -> None:
     with pytest.raises(IllegalMoveError, match="not over"):
         room.play_again(code, ann, ann_t)  # not before the end
     assert store.last_seq(code) == state.seq
-    players = {0: (ann, ann_t), 1: (ben, ben_t)}
-    while not state.is_over:
-        if state.is_bot(state.to_move):
-            state = room.bot_step(state)
-            continue
-        pid, token = players[state.to_move]
-        state = room.move(code, pid, token, str(GreedyBot(seed=1).choose(state.game)),
-                          state=state)
+    state = play_to_the_end(room, code, state, {0: (ann, ann_t), 1: (ben, ben_t)})
     with pytest.raises(NotAllowedError):
         room.play_again(code, ann, ben_t)
     assert store.last_seq(code) == state.seq
@@ -294,14 +301,7 @@ def test_a_student_leaves_a_table(store: Store) -> None:
     state = room.bot_step(state)
     assert state.ply == ply + 1
     assert room.load_table(code).is_bot(0)  # as every page replays it
-    from mathgames.halma.bots import GreedyBot
-
-    while not state.is_over:
-        if state.is_bot(state.to_move):
-            state = room.bot_step(state)
-        else:
-            text = str(GreedyBot(seed=1).choose(state.game))
-            state = room.move(code, cy, cy_t, text, state=state)
+    state = play_to_the_end(room, code, state, {1: (cy, cy_t)})
     # after the game, leaving changes nothing at the table
     before = store.last_seq(code)
     assert room.leave_table(code, cy, cy_t).player_name(1) == "Cy"
