@@ -154,11 +154,16 @@ class TeacherPage(w.VBox):
         self.uncall_button = w.Button(description=_("Take back the last number"),
                                       icon="undo", layout=w.Layout(width="auto"))
         self.uncall_button.add_class("mg-uncall")
-        self.uncall_button.on_click(lambda _b: self.uncall())
+        self.uncall_button.on_click(lambda _b: self.ask_uncall())
+        # a misplaced click would empty a cell in every grid: asked first, about that number
+        self._uncall_asked: tuple[int, int] | None = None  # (index, card) asked about
+        self.uncall_confirm = Confirm(self._uncall_question, self.uncall,
+                                      lambda: (_("Yes, take it back"), _("No")))
+        self.uncall_confirm.add_class("mg-uncall-confirm")
         self.controls = w.VBox([
             w.HBox([self.call_button, self.auto, self.seconds]),
             w.HBox([w.HTML(esc(_("From a real deck:"))), self.typed, self.typed_button]),
-            w.HBox([self.uncall_button]),
+            w.HBox([self.uncall_button]), self.uncall_confirm,
         ])
         self.message = w.HTML("")
         self.message.add_class("mg-teacher-message")
@@ -295,12 +300,37 @@ class TeacherPage(w.VBox):
         if self.state is not None:
             self._act(lambda s: self.room.call(s.code, self.token, card, state=s))
 
-    def uncall(self) -> None:
-        """Take back the last number called (what "Take back the last number" does): a card
-        typed wrong. Calling a number every few seconds stops, for the teacher to go on."""
-        if self.state is None or not self.state.calls:
+    def ask_uncall(self) -> None:
+        """Ask before taking back the last number (what "Take back the last number" does):
+        the question names the number and how many students have placed it."""
+        if self.state is None:
             return
-        index, card = len(self.state.calls) - 1, self.state.calls[-1]
+        self.state = self.room.refresh(self.state)  # who has placed it, as of now
+        self.redraw()
+        if not self.state.calls:
+            return
+        self._uncall_asked = (len(self.state.calls) - 1, self.state.calls[-1])
+        self.uncall_confirm.ask()
+
+    def _uncall_question(self) -> str:
+        assert self.state is not None and self._uncall_asked is not None
+        card = self._uncall_asked[1]
+        placed = len(self.state.students) - len(self.state.waiting())
+        question = _("Take back the {card}?").format(card=card)
+        if placed:
+            question += " " + _.ngettext("{n} student has placed it: it leaves their grid.",
+                                         "{n} students have placed it: it leaves their grids.",
+                                         placed).format(n=placed)
+        return question
+
+    def uncall(self) -> None:
+        """Take back the number asked about (what "Yes, take it back" does): a card typed
+        wrong. Calling a number every few seconds stops, for the teacher to go on. If
+        another number was called meanwhile, nothing is taken back and the page says so."""
+        if self.state is None or self._uncall_asked is None:
+            return
+        index, card = self._uncall_asked
+        self._uncall_asked = None
         self.auto.value = False
         self._act(lambda s: self.room.uncall(s.code, self.token, index, state=s),
                   _("The {card} is taken back").format(card=card))
@@ -369,6 +399,10 @@ class TeacherPage(w.VBox):
         self.call_button.disabled = state.is_over
         self.typed_button.disabled = state.is_over
         self.uncall_button.disabled = not state.calls
+        if self._uncall_asked is not None and (
+                self._uncall_asked != (called - 1, state.calls[-1] if called else None)):
+            self._uncall_asked = None  # another number came: the question is out of date
+            self.uncall_confirm.hide()
         # the results of a class opened before on this page go when a new one opens
         self.results.layout.display = None if state.is_over else "none"
         if state.is_over:

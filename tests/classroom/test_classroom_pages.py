@@ -150,7 +150,15 @@ def test_a_number_typed_wrong_is_taken_back_on_every_page(
         assert ann.state.students[ann.pid].grid[12] == 13
         cy.feed.stop()  # Cy's page will hear of it only when Cy clicks
         teacher.auto.value = True  # calling every few seconds stops: the teacher goes on
+        teacher.uncall_button.click()  # asked first, about that number and who placed it
+        confirm = teacher.uncall_confirm
+        assert confirm.layout.display is None and teacher.state.calls == [13]
+        assert "Take back the 13? 1 student has placed it" in confirm.text.value
+        confirm.no_button.click()
+        assert confirm.layout.display == "none" and teacher.state.calls == [13]
+        assert teacher.auto.value
         teacher.uncall_button.click()
+        confirm.yes_button.click()
         assert teacher.state.calls == [] and not teacher.auto.value
         assert "13" in teacher.message.value and teacher.uncall_button.disabled
         run_until(loop, lambda: all(p.state.calls == [] and "13" in p.message.value
@@ -171,6 +179,12 @@ def test_a_number_typed_wrong_is_taken_back_on_every_page(
         ann.board.click_cell("c3")
         ben.board.click_cell("a1")
         assert [p.state.students[p.pid].grid.count(3) for p in (ann, ben)] == [1, 1]
+        teacher.uncall_button.click()  # asked about the 3, which two have placed ...
+        assert "Take back the 3? 2 students have placed it" in confirm.text.value
+        teacher.call()  # ... but the next number comes first: the question goes
+        assert confirm.layout.display == "none" and len(teacher.state.calls) == 2
+        confirm.yes_button.click()  # a click that was already on its way takes nothing
+        assert len(teacher.state.calls) == 2
 
     in_thread(body)
 
