@@ -498,9 +498,12 @@ class TablePage(w.VBox):
             if state.is_triomino and state.game.phase == "play":
                 if not state.game.legal_placements():
                     text = _("Your turn: none of your tiles fits: draw, or pass")
-                elif self.tile is None:
+                elif self.tile is None and set(state.game.placeable_tiles()) != set(
+                        state.game.hand(self.seat)):  # some tiles are dimmed (not allowed now)
                     text = _("Your turn: choose one of your bright tiles, then its place on "
                              "the table")
+                elif self.tile is None:
+                    text = _("Your turn: choose one of your tiles, then its place on the table")
                 else:
                     text = _("Your turn: choose the tile's place on the table, or turn the tile")
         else:

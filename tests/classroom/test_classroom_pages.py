@@ -546,7 +546,12 @@ def test_a_triomino_page_shows_only_its_own_tiles(in_thread: Callable[..., None]
             if ann.state.to_move == 0:
                 if ann.state.game.phase == "play" and ann.state.game.legal_placements():
                     # the status says what to do, and the tiles that may go now stand out
-                    assert "choose one of your bright tiles" in ann.status.value
+                    # (the start tile; after a draw, the drawn one); "bright" only then
+                    dimmed = set(ann.state.game.hand(0)) - set(
+                        ann.state.game.placeable_tiles())
+                    wanted = ("choose one of your bright tiles" if dimmed
+                              else "choose one of your tiles, then")
+                    assert wanted in ann.status.value
                     # the free places show before a tile is chosen (the middle, at first);
                     # a click there asks for a tile and changes nothing
                     places = ann.state.game.table.frontier()
