@@ -321,6 +321,8 @@ class TeacherPage(w.VBox):
             question += " " + _.ngettext("{n} student has placed it: it leaves their grid.",
                                          "{n} students have placed it: it leaves their grids.",
                                          placed).format(n=placed)
+        if self.state.is_over:
+            question += " " + _("The results leave the screen until a 25th number is called.")
         return question
 
     def uncall(self) -> None:

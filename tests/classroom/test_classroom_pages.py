@@ -205,6 +205,20 @@ def test_the_teacher_plays_again_with_the_same_class(in_thread: Callable[..., No
                 run_until(loop, lambda: not teacher.state.waiting())
 
         play_a_game()
+        assert teacher.results.layout.display is None
+        # the 25th number, taken back after a "yes" that warns of the results, and called again
+        last = teacher.state.calls[-1]
+        teacher.uncall_button.click()
+        assert (f"Take back the {last}? 2 students have placed it: it leaves their grids. "
+                "The results leave the screen") in teacher.uncall_confirm.text.value
+        teacher.uncall_confirm.yes_button.click()
+        assert len(teacher.state.calls) == 24 and teacher.results.layout.display == "none"
+        teacher.typed.value = last
+        teacher.typed_button.click()
+        run_until(loop, lambda: all(len(p.state.calls) == 25 for p in students))
+        for i, page in enumerate(students):
+            page.board.click_cell(cell_name(24 if i == 0 else 0))
+        run_until(loop, lambda: teacher.state.is_over)
         first = {pid: s.points for pid, s in teacher.state.students.items()}
         assert teacher.results.layout.display is None and teacher.totals.value == ""
         assert 'download="class-' + teacher.state.code + '.csv"' in teacher.export.value
