@@ -33,6 +33,7 @@ from mathgames.core.ui_widget import Confirm, HowToPlay, by_pointer, fill_toolti
 from mathgames.triomino.bots import LEVELS, Bot
 from mathgames.triomino.game import Game
 from mathgames.triomino.geometry import Cell, cell_id, cell_xy, parse_cell
+from mathgames.triomino.narrate import describe_start, describe_turn, round_summary
 from mathgames.triomino.rules import PRESETS, RuleSet
 from mathgames.triomino.table import ORIGIN, Placement, Table
 from mathgames.triomino.tiles import Tile
@@ -638,41 +639,11 @@ class TriominoApp(w.VBox):
 
     def _describe_start(self) -> str:
         """Who starts the round, and why."""
-        game = self.game
-        name = self.name(game.starter)
-        if game.start_draws:
-            drawn = ", ".join(f"{self.name(p)} {tile}" for p, tile in game.start_draws)
-            return _("Drawing for the start: {list}. Starting player: {name}.").format(list=drawn,
-                                                                            name=name)
-        if game.start_tiles and game.is_start_move:
-            return _("Starting player: {name}, with {tile}.").format(name=name,
-                                                               tile=game.start_tiles[0])
-        return ""
+        return describe_start(self.game, self.name)
 
     def _describe_turn(self, turn: int | None = None) -> str:
         """What happened in one turn (the latest by default), in words."""
-        game = self.game
-        if turn is None:
-            turn = max((item[0] for item in game.log if item[1] >= 0), default=0)
-        items = [item for item in game.log if item[0] == turn and item[1] >= 0]
-        if not items:
-            return ""
-        player = items[0][1]
-        name = self.name(player)
-        draws = sum(1 for item in items if item[2] == "draw")
-        parts = []
-        if draws:
-            parts.append(_.ngettext("{name} drew {n} tile", "{name} drew {n} tiles", draws)
-                         .format(name=name, n=draws))
-        placed = [item for item in items if item[2] == "place"]
-        points = sum(e.points for e in game.sheet if e.turn == turn and e.player == player
-                     and e.round == game.round)
-        if placed:
-            parts.append(_("{name} placed {tile} ({points:+d})").format(
-                name=name, tile=placed[0][3], points=points))
-        elif any(item[2] == "pass" for item in items):
-            parts.append(_("{name} passed ({points:+d})").format(name=name, points=points))
-        return "; ".join(parts)
+        return describe_turn(self.game, self.name, turn)
 
     # -- events ----------------------------------------------------------------------------
     def _board_clicked(self, cell: str) -> None:
@@ -929,26 +900,10 @@ class TriominoApp(w.VBox):
 
     def _summary_html(self) -> str:
         game = self.game
-        if game.phase == "play" or not game.round_ends:
+        lines = round_summary(game, self.name)
+        if not lines:
             return ""
-        how = game.round_ends[-1]
-        winners = ", ".join(self.name(p) for p in game.round_winners[-1])
-        if how == "out":
-            text = _("Round {n} is over: {names} went out.")
-        elif how == "blocked":
-            text = _("Round {n} is blocked: nobody can place and the pool is empty; "
-                     "{names} won it.")
-        else:
-            text = _("Round {n} ends: {names} reached the target.")
-        lines = [text.format(n=game.round, names=winners)]
-        left = ", ".join(f"{n}: {game.hand_value(p)}" for p, n in enumerate(self.names()))
-        lines.append(_("Points left in hand: {list}").format(list=left))
-        if game.phase == "game_over":
-            names = ", ".join(self.name(p) for p in game.winners)
-            lines.append(_.ngettext("Game over. The winner: {names}.",
-                                    "Game over. The winners: {names}.",
-                                    len(game.winners)).format(names=names))
-        else:
+        if game.phase != "game_over":
             lines.append(_("Press Next round to deal again."))
         body = "".join(f"<div>{esc(line)}</div>" for line in lines)
         return (f"<div style='font-size:1.2em;background:#fff7d6;padding:0.5em;"

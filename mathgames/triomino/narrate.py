@@ -1,0 +1,102 @@
+"""Triomino's game told in words: who starts and why, what a turn did, how a round ended.
+
+Pure functions of a :class:`~mathgames.triomino.game.Game` and the players' names, in the
+current language; the game page (:mod:`mathgames.triomino.widget`) and a class's table
+page (:mod:`mathgames.app.classroom_table`) show and announce them.
+
+>>> from mathgames.triomino.game import Game
+>>> game = Game("pressman", 2, seed=3)
+>>> names = ["Ann", "Ben"].__getitem__
+>>> game.apply(("place", game.legal_placements()[0]))
+>>> describe_turn(game, names)  # doctest: +ELLIPSIS
+'... placed ... (+...)'
+>>> round_summary(game, names)  # the round goes on
+[]
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+from mathgames.core.i18n import translator
+
+if TYPE_CHECKING:
+    from mathgames.triomino.game import Game
+
+__all__ = ["describe_start", "describe_turn", "round_summary"]
+
+_ = translator("triomino")
+
+Names = Callable[[int], str]
+
+
+def describe_start(game: Game, name: Names) -> str:
+    """Who starts the round, and why ("" once the start is made)."""
+    starter = name(game.starter)
+    if game.start_draws:
+        drawn = ", ".join(f"{name(p)} {tile}" for p, tile in game.start_draws)
+        return _("Drawing for the start: {list}. Starting player: {name}.").format(
+            list=drawn, name=starter)
+    if game.start_tiles and game.is_start_move:
+        return _("Starting player: {name}, with {tile}.").format(name=starter,
+                                                                 tile=game.start_tiles[0])
+    return ""
+
+
+def describe_turn(game: Game, name: Names, turn: int | None = None) -> str:
+    """What happened in one turn (the latest by default) in words: the tiles drawn, the tile
+    placed or the pass, and the points it brought; "" before the first turn."""
+    log = game.log
+    # the turn's actions are together in the log; a new round goes on counting from the
+    # turn the last one ended in, so a turn's number may come twice: the later is meant
+    last = next((i for i in range(len(log) - 1, -1, -1)
+                 if log[i][1] >= 0 and (turn is None or log[i][0] == turn)), None)
+    if last is None:
+        return ""
+    turn, first = log[last][0], last
+    while first > 0 and log[first - 1][0] == turn and log[first - 1][1] >= 0:
+        first -= 1
+    items = log[first:last + 1]
+    in_round = 1 + sum(1 for item in log[:first] if item[2] == "round_end")
+    player = items[0][1]
+    who = name(player)
+    draws = sum(1 for item in items if item[2] == "draw")
+    parts = []
+    if draws:
+        parts.append(_.ngettext("{name} drew {n} tile", "{name} drew {n} tiles", draws)
+                     .format(name=who, n=draws))
+    placed = [item for item in items if item[2] == "place"]
+    points = sum(e.points for e in game.sheet if e.turn == turn and e.player == player
+                 and e.round == in_round)
+    if placed:
+        parts.append(_("{name} placed {tile} ({points:+d})").format(
+            name=who, tile=placed[0][3], points=points))
+    elif any(item[2] == "pass" for item in items):
+        parts.append(_("{name} passed ({points:+d})").format(name=who, points=points))
+    return "; ".join(parts)
+
+
+def round_summary(game: Game, name: Names) -> list[str]:
+    """How the last round ended (who went out, or why it is blocked), the points left in
+    each hand, and the winners once the game is over; nothing while a round is played."""
+    if game.phase == "play" or not game.round_ends:
+        return []
+    how = game.round_ends[-1]
+    winners = ", ".join(name(p) for p in game.round_winners[-1])
+    if how == "out":
+        text = _("Round {n} is over: {names} went out.")
+    elif how == "blocked":
+        text = _("Round {n} is blocked: nobody can place and the pool is empty; "
+                 "{names} won it.")
+    else:
+        text = _("Round {n} ends: {names} reached the target.")
+    lines = [text.format(n=game.round, names=winners)]
+    left = ", ".join(f"{name(p)}: {game.hand_value(p)}" for p in range(game.players))
+    lines.append(_("Points left in hand: {list}").format(list=left))
+    if game.phase == "game_over":
+        names = ", ".join(name(p) for p in game.winners)
+        lines.append(_.ngettext("Game over. The winner: {names}.",
+                                "Game over. The winners: {names}.",
+                                len(game.winners)).format(names=names))
+    return lines
