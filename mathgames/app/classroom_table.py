@@ -32,15 +32,17 @@ from mathgames.classroom.session import (
 from mathgames.classroom.store import Event, normalize_code
 from mathgames.core.board_widget import BoardWidget
 from mathgames.core.errors import MathgamesError
-from mathgames.core.i18n import translator
+from mathgames.core.i18n import format_number, translator
 from mathgames.core.levels import DEFAULT_LEVEL
 from mathgames.core.svg import TEXT_PALETTE, esc
 from mathgames.core.ui_widget import Confirm, ZoomButtons, by_pointer
 from mathgames.halma.view import ARROWS, arrow_step, cell_said, render
+from mathgames.triomino.narrate import describe_turn, round_summary
 
 __all__ = ["STORAGE_KEY", "TablePage"]
 
 _ = translator("classroom")
+_t = translator("triomino")  # the Triomino game's own words: its rounds and pool
 
 #: Where the browser keeps the player's pass for the table (local storage).
 STORAGE_KEY = "classroom-table"
@@ -64,6 +66,7 @@ class TablePage(w.VBox):
         self.rotation = 0
         self.extra_settings = dict(settings or {})
         self._bot_pending = False
+        self._said_ply = 0  # the moves up to this ply are told to a screen reader
         # -- the forms
         self.name_input = w.Text(description=_("First name"), placeholder=_("your first name"))
         self.game_choice = w.Dropdown(options=[(game_title(g), g) for g in TABLE_GAMES],
@@ -221,6 +224,7 @@ class TablePage(w.VBox):
             self.feed.stop()
         self.feed = LiveFeed(self.room.store, state.code, state.seq, self._new_events).start()
         self._lay_out(state)
+        self._said_ply = state.ply  # a reload does not read the whole game out again
         self.redraw()
 
     def _lay_out(self, state: TableState) -> None:
@@ -450,8 +454,7 @@ class TablePage(w.VBox):
     # -- bots ----------------------------------------------------------------------------------
     def _schedule_bot(self) -> None:
         state = self.state
-        if (state is None or self._bot_pending or not state.started or state.is_over
-                or not state.is_bot(state.to_move)):
+        if state is None or self._bot_pending or not state.bot_to_move:
             return
         self._bot_pending = True
         asyncio.get_event_loop().call_later(BOT_DELAY, self._bot_turn)
@@ -471,13 +474,6 @@ class TablePage(w.VBox):
         state = self.state
         if state is None:
             return
-        seats = []
-        for i in range(len(state.seats)):
-            name = state.player_name(i) or _("empty seat")
-            you = f" ({_('you')})" if i == self.seat else ""
-            turn = " ◀" if state.started and not state.is_over and state.to_move == i else ""
-            seats.append(f'<li data-seat="{i}" style="color:{TEXT_PALETTE[i % len(TEXT_PALETTE)]}">'
-                         f"{esc(name + you + turn)}</li>")
         bots = ""  # the bots' level, while bots may still come or when they play
         if not state.started or any(map(state.is_bot, range(len(state.seats)))):
             bots = (f'<p class="mg-table-bots">{esc(_("Bots"))}: '
@@ -485,14 +481,18 @@ class TablePage(w.VBox):
         self.info.value = (
             f'<p style="font-size:20px">{esc(game_title(state.game_name))} · '
             f'{esc(_("Table code"))} <b class="mg-table-code" style="font-size:32px;'
-            f'letter-spacing:4px">{esc(state.code)}</b></p><ol start="1">{"".join(seats)}</ol>'
-            + bots)
+            f'letter-spacing:4px">{esc(state.code)}</b></p>{self._seats_html(state)}' + bots)
         self.start_button.layout.display = "none" if state.started else None
         self.again_button.layout.display = None if state.is_over and self.seat >= 0 else "none"
         if not state.started:
             text = _("Waiting for players: start when everyone is here")
         elif state.is_over:
             text = self._result_text()
+        elif state.is_triomino and state.game.phase == "round_over":
+            # how the round ended stays on screen until a player deals the next one
+            text = " ".join(round_summary(state.game, self._name))
+            if self.seat >= 0:
+                text += " " + _t("Press Next round to deal again.")
         elif state.to_move == self.seat:
             text = _("Your turn")
             if state.is_triomino and state.game.phase == "play":
@@ -508,15 +508,78 @@ class TablePage(w.VBox):
                     text = _("Your turn: choose the tile's place on the table, or turn the tile")
         else:
             text = _("Waiting for the others")
+        last = ""  # a Triomino turn told: what was drawn, placed or passed, and its points
+        if state.is_triomino and state.started and state.game.phase == "play":
+            told = describe_turn(state.game, self._name)
+            if told:
+                last = f'<p class="mg-table-last">{esc(told)}</p>'
         self.status.value = (f'<p class="mg-table-line" data-ply="{state.ply}" '
                              f'data-over="{int(state.is_over)}" data-turn="{state.to_move}" '
-                             f'style="font-size:22px">{esc(text)}</p>')
+                             f'style="font-size:22px">{esc(text)}</p>{last}')
+        if state.ply > self._said_ply:
+            self._announce(state, self._said_ply, text)
+        self._said_ply = state.ply
         if state.is_triomino:
             self._draw_triomino(state)
         else:
             self.board.svg = render(state.game, selected=self.selected, cursor=self.cursor,
                                     show_target=state.started)
         self._schedule_bot()
+
+    def _announce(self, state: TableState, since: int, status: str) -> None:
+        """Tell a screen reader the others' moves after ply ``since`` (a Triomino turn in
+        words, with its points), then the status line ("Your turn")."""
+        said = []
+        if state.is_triomino:
+            movers = [item[1] for item in state.game.log if item[1] >= 0]
+            told = describe_turn(state.game, self._name)
+            if told and movers and movers[-1] != self.seat:
+                said.append(told)
+        else:
+            game = state.game
+            for (mover, _path, _done), move in list(zip(game.history, game.moves,
+                                                        strict=True))[since:]:
+                if mover != self.seat:
+                    said.append(f"{self._name(mover)}: {move}")
+        if said:
+            self.board.say(". ".join([*said, status]))
+
+    def _name(self, seat: int) -> str:
+        """Who sits at ``seat`` in the words of a told move: the seat's number is added
+        where two share a name (two bots)."""
+        state = self.state
+        assert state is not None
+        name = state.player_name(seat)
+        names = [state.player_name(i) for i in range(len(state.seats))]
+        return f"{name} ({seat + 1})" if names.count(name) > 1 else name
+
+    def _seats_html(self, state: TableState) -> str:
+        """Who sits where, whose turn it is, and at a Triomino table each player's points
+        and tiles in hand (the number only), the round and the tiles left in the pool."""
+        rows, scores = [], state.is_triomino and state.started
+        game = state.game
+        for i in range(len(state.seats)):
+            name = state.player_name(i) or _("empty seat")
+            you = f" ({_('you')})" if i == self.seat else ""
+            turn = "\u00a0◀" if state.started and not state.is_over and state.to_move == i else ""
+            colour = TEXT_PALETTE[i % len(TEXT_PALETTE)]
+            if not scores:
+                rows.append(f'<li data-seat="{i}" style="color:{colour}">'
+                            f"{esc(name + you + turn)}</li>")
+                continue
+            points = (f'<td class="mg-points">{format_number(game.scores[i])}</td>'
+                      if game.rules.keep_score else "")
+            rows.append(f'<tr data-seat="{i}" style="color:{colour}"><th scope="row">'
+                        f"{i + 1}. {esc(name + you + turn)}</th>{points}"
+                        f'<td class="mg-tiles">{format_number(len(game.hand(i)))}</td></tr>')
+        if not scores:
+            return f'<ol start="1">{"".join(rows)}</ol>'
+        head = f'<th scope="col">{esc(_("Points"))}</th>' if game.rules.keep_score else ""
+        pool = _t.ngettext("{n} tile in the pool", "{n} tiles in the pool", len(game.pool))
+        return (f'<table class="mg-table-scores"><tr><td></td>{head}'
+                f'<th scope="col">{esc(_("Tiles"))}</th></tr>{"".join(rows)}</table>'
+                f'<p class="mg-table-round">{esc(_t("Round {n}").format(n=game.round))} · '
+                f'{esc(pool.format(n=len(game.pool)))}</p>')
 
     def _result_text(self) -> str:
         state = self.state
@@ -546,8 +609,8 @@ class TablePage(w.VBox):
                                  playable=set(game.placeable_tiles()) if mine else None)
         self.draw_button.disabled = not (mine and game.can_draw())
         self.pass_button.disabled = not (mine and game.can_pass())
-        self.next_button.layout.display = (
-            None if game.phase == "round_over" and state.to_move == self.seat else "none")
+        self.next_button.layout.display = (  # any player at the table may deal it
+            None if game.phase == "round_over" and self.seat >= 0 else "none")
 
     def close(self) -> None:
         if self.feed is not None:

@@ -315,16 +315,17 @@ class Classroom:
         """A player's move (checked by the rules core) at their turn."""
         def build(s: TableState) -> dict[str, Any]:
             seat = self.check_player(s, pid, token)
-            if seat != s.to_move:
+            if not s.may_move(seat):
                 raise IllegalMoveError(_("it is not your turn"))
             return {"type": "move", "seat": seat, "ply": s.ply, "move": text}
 
         return self._act(state or self.load_table(code), build, self.load_table)
 
     def bot_step(self, state: TableState) -> TableState:
-        """Play the bot's move if it is a bot's turn (any kernel at the table may)."""
+        """Play the bot's move if a bot moves next (:attr:`TableState.bot_to_move`; any
+        kernel at the table may)."""
         self.refresh(state)
-        if not state.started or state.is_over or not state.is_bot(state.to_move):
+        if not state.bot_to_move:
             return state
         ply, seat, text = state.ply, state.to_move, state.bot_move()
 

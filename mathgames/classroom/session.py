@@ -476,6 +476,29 @@ class TableState:
         entry = self.seats[seat]
         return bool(entry and entry.get("bot"))
 
+    def may_move(self, seat: int) -> bool:
+        """Whether ``seat`` may move now: at its turn; and once a Triomino round is over,
+        any student at the table may deal the next one (see :attr:`bot_to_move`).
+
+        >>> t = TableState("T4KEY", {"game": "star", "seats": 2})
+        >>> t.apply({"type": "bot", "seat": 1}); t.may_move(0), t.may_move(1)
+        (True, False)
+        """
+        if seat == self.to_move:
+            return True
+        return (self.is_triomino and self.game.phase == "round_over"
+                and 0 <= seat < len(self.seats) and bool(self.seats[seat])
+                and not self.is_bot(seat))
+
+    @property
+    def bot_to_move(self) -> bool:
+        """Whether a bot makes the next move. When a Triomino round is over the bots wait
+        for a student to deal the next round, so that everyone can read how the round
+        ended; a table of bots alone goes on."""
+        if not self.started or self.is_over or not self.is_bot(self.to_move):
+            return False
+        return not (self.is_triomino and self.game.phase == "round_over" and self.has_student)
+
     @property
     def has_student(self) -> bool:
         """Whether a student sits at the table (a bot is not one)."""
@@ -545,7 +568,7 @@ class TableState:
                 raise IllegalMoveError(_("the game is over"))
             if ply != self.ply:
                 raise IllegalMoveError(_("that move is not for this turn"))
-            if seat != self.to_move:
+            if not self.may_move(seat):
                 raise IllegalMoveError(_("it is not your turn"))
             if self.is_triomino and self.game.phase == "round_over":
                 if text != "next":

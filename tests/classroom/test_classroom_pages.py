@@ -17,6 +17,7 @@ import mathgames.app.classroom_live as live
 from mathgames.app.classroom_join import JoinPage
 from mathgames.app.classroom_table import TablePage
 from mathgames.app.classroom_teacher import TeacherPage
+from mathgames.core.svg import esc
 from mathgames.matematiko.match import cell_index, cell_name
 
 
@@ -545,6 +546,70 @@ def test_a_triomino_table_played_by_keyboard(in_thread: Callable[..., None]) -> 
             ann.board.press_key("Enter")
             assert ann.state.ply > ply and len(ann.state.game.table) > 0
             placed += 1
+
+    in_thread(body)
+
+
+def test_a_triomino_table_shows_the_points_and_tells_each_turn(
+        in_thread: Callable[..., None], monkeypatch: pytest.MonkeyPatch) -> None:
+    import mathgames.app.classroom_table as table_page
+    from mathgames.core.i18n import format_number
+    from mathgames.triomino.narrate import describe_turn, round_summary
+
+    monkeypatch.setattr(table_page, "BOT_DELAY", 0.01)
+
+    def body(loop: asyncio.AbstractEventLoop) -> None:
+        ann = open_table("triomino", seats=3)
+        heard: list[str] = []
+        ann.board.observe(lambda change: heard.append(change["new"]), "announce")
+        ann.start_button.click()
+        names = ["Ann", "bot (2)", "bot (3)"]  # two bots: told apart by their seats
+
+        def check_the_side() -> None:
+            game = ann.state.game
+            rows = re.findall(r'<tr data-seat="(\d)".*?<th scope="row">(.*?)</th>'
+                              r'<td class="mg-points">([^<]+)</td><td class="mg-tiles">(\d+)</td>',
+                              ann.info.value)
+            assert [(int(seat), points, int(tiles)) for seat, _n, points, tiles in rows] == [
+                (i, format_number(game.scores[i]), len(game.hand(i))) for i in range(3)]
+            assert rows[0][1].startswith("1. Ann (you)")
+            pool = len(game.pool)
+            assert (f"Round {game.round} · {pool} tile{'s' if pool != 1 else ''} in the pool"
+                    in ann.info.value)
+
+        told_rounds = 0
+        for _ in range(400):
+            run_until(loop, lambda: ann.state.to_move == 0 or ann.state.is_over
+                      or ann.state.game.phase == "round_over", timeout=30)
+            state = ann.state
+            check_the_side()
+            if state.is_over:
+                break
+            if state.game.phase == "round_over":
+                # how the round ended, the points left in hand, and who deals the next one
+                # how the round ended and the points left in hand, until Ann deals: the
+                # bots wait for her even when it is a bot's turn to deal
+                summary = " ".join(round_summary(state.game, names.__getitem__))
+                assert summary and summary in html.unescape(ann.status.value)
+                assert "Press Next round" in ann.status.value
+                assert ann.next_button.layout.display is None
+                told_rounds += 1
+                loop.run_until_complete(asyncio.sleep(0.2))  # 20 times the bots' delay
+                assert ann.state.game.phase == "round_over" and ann.state.ply == state.ply
+                if told_rounds == 2:
+                    break
+                ann.next_button.click()
+                assert ann.state.game.phase == "play" and ann.next_button.layout.display == "none"
+                continue
+            told = describe_turn(state.game, names.__getitem__)
+            movers = [item[1] for item in state.game.log if item[1] >= 0]
+            if movers and movers[-1] != 0:  # a bot's turn just before Ann's, told and said
+                assert told.startswith(names[movers[-1]])
+                assert f'<p class="mg-table-last">{esc(told)}</p>' in ann.status.value
+                assert any(line.startswith(told) for line in heard)
+            ann.play_text(ann.state.bot_move())
+        assert told_rounds == 2
+        assert not any(line.startswith("Ann ") for line in heard)  # her own turns: not told
 
     in_thread(body)
 

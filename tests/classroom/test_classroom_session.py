@@ -336,6 +336,52 @@ def test_a_table_s_bots_play_at_its_level(store: Store) -> None:
     assert old.seats[0] is None
 
 
+def test_the_end_of_a_triomino_round_waits_for_a_student_to_deal(store: Store) -> None:
+    room = Classroom(store)
+    code = room.open_table("triomino", 3, seed=7)
+    ann, ann_t, _ = room.join_table(code, "Ann")
+    state = room.start_table(code, ann, ann_t)
+    while state.game.phase == "play":
+        if state.bot_to_move:
+            state = room.bot_step(state)
+        else:
+            state = room.move(code, ann, ann_t, state.bot_move(), state=state)
+    assert state.game.phase == "round_over" and state.is_bot(state.to_move)
+    # a bot's turn to deal, but Ann is at the table: the bots wait for her
+    assert not state.bot_to_move and state.may_move(0)
+    before = store.last_seq(code)
+    assert room.bot_step(state).seq == before == store.last_seq(code)
+    with pytest.raises(IllegalMoveError, match="the round is over"):
+        room.move(code, ann, ann_t, "draw", state=state)
+    state = room.move(code, ann, ann_t, "next", state=state)  # not her turn, yet hers to deal
+    assert state.game.phase == "play" and state.game.round == 2
+    assert room.load_table(code).moves == state.moves  # as every page replays it
+    # a table of an earlier version, where the bot dealt at once, replays as it was
+    old = room.load_table(code)
+    seats = list(old.seats)
+    replay = TableState(code, old.settings)
+    for seat, entry in enumerate(seats):
+        replay.apply({"type": "bot", "seat": seat} if entry and entry.get("bot") else {
+            "type": "join", "seat": seat, "pid": "a", "name": "Ann", "token_hash": "h"})
+    replay.apply({"type": "start"})
+    for ply, text in enumerate(old.moves[:-1]):
+        replay.apply({"type": "move", "seat": replay.to_move, "ply": ply, "move": text})
+    replay.apply({"type": "move", "seat": replay.to_move, "ply": len(old.moves) - 1,
+                  "move": "next"})
+    assert replay.game.round == 2 and replay.game.hands == state.game.hands
+    # once nobody but bots sits there, a bot deals
+    while state.game.phase == "play":
+        if state.bot_to_move:
+            state = room.bot_step(state)
+        else:
+            state = room.move(code, ann, ann_t, state.bot_move(), state=state)
+    assert state.game.phase == "round_over"
+    state = room.leave_table(code, ann, ann_t, state=state)
+    assert state.bot_to_move
+    state = room.bot_step(state)
+    assert state.game.phase == "play" and state.game.round == 3
+
+
 def test_table_refuses_illegal_moves_and_forged_tokens(store: Store) -> None:
     room = Classroom(store)
     code = room.open_table("halma", 2)
