@@ -389,6 +389,8 @@ def test_two_tables_pages_play_chinese_checkers_with_a_bot(in_thread: Callable[.
         from mathgames.halma.bots import GreedyBot
 
         pages = {0: ann, 1: ben}
+        heard: list[str] = []  # what Ben's screen reader says
+        ben.board.observe(lambda change: heard.append(change["new"]), "announce")
         while not ann.state.is_over:
             turn = ann.state.to_move
             if turn in pages and pages[turn].state.ply == ann.state.ply:
@@ -400,6 +402,12 @@ def test_two_tables_pages_play_chinese_checkers_with_a_bot(in_thread: Callable[.
             run_until(loop, lambda: ann.state.ply == ben.state.ply, timeout=30)
             loop.run_until_complete(asyncio.sleep(0.05))
         assert ben.state.is_over and ben.state.moves == ann.state.moves
+        # Ben hears the others' moves (Ann's and the bot's), each once, never his own
+        told = re.findall(r"(Ann|Ben|bot): ([a-z0-9-]+)\.", " ".join(heard))
+        names = ["Ann", "Ben", "bot"]
+        assert told == [(names[mover], str(move)) for (mover, _p, _d), move
+                        in zip(ben.state.game.history, ben.state.game.moves, strict=True)
+                        if mover != 1]
         assert "Game over" in ann.status.value and ann.state.is_bot(2)
         # another game with the same players: Ann asks, Ben's page follows by itself
         assert ann.again_button.layout.display is None
