@@ -54,8 +54,9 @@ class TablePage(w.VBox):
     """Open or join a table, then play on this device."""
 
     def __init__(self, table: str | None = None, class_code: str | None = None,
-                 settings: dict[str, Any] | None = None) -> None:
+                 settings: dict[str, Any] | None = None, watch: str | None = None) -> None:
         self.room = classroom()
+        self.watching = False  # following a table without a seat (see :meth:`watch`)
         self.state: TableState | None = None
         self.pid = ""
         self.token = ""
@@ -161,6 +162,9 @@ class TablePage(w.VBox):
         super().__init__([self.form, self.playing])
         self.add_class("mg-table-page")
         self.add_class("mg-app")  # the game pages' sizes for a projector and a phone
+        watch = watch if watch is not None else query_value("watch")
+        if watch:
+            self.watch(watch)
 
     def _game_changed(self) -> None:
         seats = TABLE_GAMES[self.game_choice.value]
@@ -201,8 +205,25 @@ class TablePage(w.VBox):
         self._enter(state, pid, token)
         return None
 
+    def watch(self, code: str) -> None:
+        """Follow table ``code`` without a seat, as a teacher does on the projector (the
+        link in the teacher's list of tables): the board, who plays, the points, and every
+        move as it comes (said to a screen reader too); no tiles and no buttons to play.
+        This browser's own pass for a table, if it keeps one, stays as it was."""
+        try:
+            state = self.room.load_table(normalize_code(code))
+        except MathgamesError as error:
+            return self._fail(error)
+        self.watching = True
+        self.add_class("mg-table-watching")
+        self._enter(state, "", "")
+        return None
+
     def rejoin(self, kept: str) -> None:
-        """Take back this browser's seat after a reload; refuse a pass that is not valid."""
+        """Take back this browser's seat after a reload; refuse a pass that is not valid.
+        A page that watches a table does not sit down."""
+        if self.watching:
+            return None
         try:
             data = json.loads(kept)
             state = self.room.load_table(data["code"])
@@ -215,7 +236,9 @@ class TablePage(w.VBox):
     def _enter(self, state: TableState, pid: str, token: str) -> None:
         self.state, self.pid, self.token = state, pid, token
         self.seat = state.seat_of(pid) if state.seat_of(pid) is not None else -1
-        self.board.storage_value = json.dumps({"code": state.code, "pid": pid, "token": token})
+        if not self.watching:  # a player's pass, kept for a reload
+            self.board.storage_value = json.dumps({"code": state.code, "pid": pid,
+                                                   "token": token})
         self.form.layout.display = "none"
         self.playing.layout.display = None
         self.board.layout.display = None
@@ -230,26 +253,33 @@ class TablePage(w.VBox):
     def _lay_out(self, state: TableState) -> None:
         """What depends only on the table's game: the Triomino parts or the zoom buttons, the
         keys listed beside the board, and where the keyboard's frame starts."""
-        self.triomino_box.layout.display = None if state.is_triomino else "none"
+        self.triomino_box.layout.display = (None if state.is_triomino and not self.watching
+                                            else "none")
+        self.leave_button.layout.display = "none" if self.watching else None
         self.zooms.layout.display = "none" if state.is_triomino else None
+        if self.watching:
+            watching = _("You are watching this table: the moves appear as they are played.")
+            self.help.value = f"<p>{esc(watching)}</p>"
         if state.is_triomino:
             self.add_class("mg-table-triomino")
             self.cursor = None
-            self.help.value = by_pointer(
-                _("Click one of your tiles, then its place. Keys: 1 to 9 or T choose a tile, "
-                  "R turns it, the arrows or N go from place to place, Enter puts it there, D "
-                  "draws, P passes."),
-                _("Tap one of your tiles, then its place; slide your tiles sideways to see "
-                  "them all."))
+            if not self.watching:
+                self.help.value = by_pointer(
+                    _("Click one of your tiles, then its place. Keys: 1 to 9 or T choose a "
+                      "tile, R turns it, the arrows or N go from place to place, Enter puts it "
+                      "there, D draws, P passes."),
+                    _("Tap one of your tiles, then its place; slide your tiles sideways to see "
+                      "them all."))
         else:
             self.remove_class("mg-table-triomino")
             topology = state.game.topology
             self.cursor = topology.names[topology.center]  # the middle of the board
-            self.help.value = by_pointer(
-                _("Click a piece, then where it goes. Keys: the arrows move the frame, Enter "
-                  "or space clicks, Escape lets go, + and - zoom."),
-                _("Tap a piece, then where it goes; the magnifier buttons make the squares "
-                  "bigger."))
+            if not self.watching:
+                self.help.value = by_pointer(
+                    _("Click a piece, then where it goes. Keys: the arrows move the frame, "
+                      "Enter or space clicks, Escape lets go, + and - zoom."),
+                    _("Tap a piece, then where it goes; the magnifier buttons make the squares "
+                      "bigger."))
 
     def _new_events(self, events: list[Event]) -> None:
         state = self.state
@@ -260,6 +290,10 @@ class TablePage(w.VBox):
                 self.selected, self.tile = None, None
             if state.next_table is not None and self.seat >= 0:  # the others play again
                 return self._follow(lambda: self.room.follow(state, self.pid, self.token))
+            if state.next_table is not None and self.watching:  # and are watched there
+                self.watch(state.next_table)
+                self._tell(_("A new game with the same players"), alert=False)
+                return None
             self.redraw()
         return None
 
@@ -380,6 +414,8 @@ class TablePage(w.VBox):
         state = self.state
         if state is None or not state.started:
             return
+        if self.watching and key not in ("+", "-", *ARROWS):
+            return  # a page that watches looks around (Halma's frame, the zoom), no more
         if key in ("+", "-") and not state.is_triomino:
             self.zooms.step(+1 if key == "+" else -1)
         elif state.is_triomino:
@@ -482,9 +518,11 @@ class TablePage(w.VBox):
             f'<p style="font-size:20px">{esc(game_title(state.game_name))} · '
             f'{esc(_("Table code"))} <b class="mg-table-code" style="font-size:32px;'
             f'letter-spacing:4px">{esc(state.code)}</b></p>{self._seats_html(state)}' + bots)
-        self.start_button.layout.display = "none" if state.started else None
+        self.start_button.layout.display = "none" if state.started or self.watching else None
         self.again_button.layout.display = None if state.is_over and self.seat >= 0 else "none"
-        if not state.started:
+        if not state.started and self.watching:
+            text = _("Waiting for the players to start")
+        elif not state.started:
             text = _("Waiting for players: start when everyone is here")
         elif state.is_over:
             text = self._result_text()
@@ -506,6 +544,8 @@ class TablePage(w.VBox):
                     text = _("Your turn: choose one of your tiles, then its place on the table")
                 else:
                     text = _("Your turn: choose the tile's place on the table, or turn the tile")
+        elif self.watching:
+            text = _("Turn: {name}").format(name=self._name(state.to_move))
         else:
             text = _("Waiting for the others")
         last = ""  # a Triomino turn told: what was drawn, placed or passed, and its points
@@ -570,7 +610,7 @@ class TablePage(w.VBox):
             points = (f'<td class="mg-points">{format_number(game.scores[i])}</td>'
                       if game.rules.keep_score else "")
             rows.append(f'<tr data-seat="{i}" style="color:{colour}"><th scope="row">'
-                        f"{i + 1}. {esc(name + you + turn)}</th>{points}"
+                        f"{i + 1}.\u00a0{esc(name + you + turn)}</th>{points}"
                         f'<td class="mg-tiles">{format_number(len(game.hand(i)))}</td></tr>')
         if not scores:
             return f'<ol start="1">{"".join(rows)}</ol>'
@@ -599,6 +639,8 @@ class TablePage(w.VBox):
         # the free places show on the player's turn, a tile chosen or not (the middle while
         # the table is empty: a blank table would not say where the first tile goes)
         clickable: set[Any] = game.table.frontier() if mine else set()
+        if state.started and not game.table.order:  # everyone sees where the first tile goes
+            clickable = game.table.frontier()
         last = game.table.order[-1].cell if game.table.order else None
         self.board.svg = table_svg(game.table, clickable=clickable, last=last,
                                    title=_("Triomino table"),

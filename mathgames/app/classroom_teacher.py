@@ -27,7 +27,7 @@ from mathgames.classroom.session import ClassState, Standing, bot_scores, game_t
 from mathgames.classroom.store import Event, normalize_code
 from mathgames.core.board_widget import BoardWidget
 from mathgames.core.errors import MathgamesError
-from mathgames.core.i18n import format_number, translator
+from mathgames.core.i18n import format_number, get_language, translator
 from mathgames.core.svg import esc
 from mathgames.core.ui_widget import Confirm
 from mathgames.matematiko.deck import DEAL_LENGTH
@@ -539,8 +539,12 @@ class TeacherPage(w.VBox):
             else:
                 where = _("waiting for players")
             title = game_title(table.game_name)
+            # the table's page, watched without a seat (in a new tab: this page stays)
+            watch = f"table.ipynb?lang={get_language()}&watch={quote(table.code)}"
+            said = _("Watch table {code}").format(code=table.code)  # starts as the link reads
             rows.append(f"<li><b>{esc(table.code)}</b> {esc(title)}: {players} "
-                        f"({esc(where)})</li>")
+                        f'({esc(where)}) <a class="mg-watch-table" href="{esc(watch)}" '
+                        f'target="_blank" aria-label="{esc(said)}">{esc(_("watch"))}</a></li>')
         body = "".join(rows) or f"<li>{esc(_('No table yet'))}</li>"
         self.tables.value = f"<h3>{esc(_('Tables of this class'))}</h3><ul>{body}</ul>"
 

@@ -396,6 +396,19 @@ def test_class_pages_fit_a_projector_and_a_phone_in_every_language(
     problems += page_problems(table, lang, "table form, phone")
     open_table_with_a_bot(table, "triomino")
     problems += page_problems(table, lang, "Triomino table, phone")
+    # the same table watched on the projector (the teacher's list links it): the players'
+    # points and tiles within the column beside the board
+    code = table.locator(".mg-table-code").inner_text()
+    watcher = device()
+    watcher.set_viewport_size(PROJECTOR)
+    open_page(watcher, base, "table.ipynb", f"&watch={code}", ".mg-table-scores", lang)
+    problems += page_problems(watcher, lang, "Triomino table watched, projector")
+    sticks_out = watcher.evaluate("""() => {
+        const scores = document.querySelector('.mg-table-scores').getBoundingClientRect();
+        const side = document.querySelector('.mg-table-side').getBoundingClientRect();
+        return scores.right > side.right + 0.5 ? [scores.right, side.right] : null; }""")
+    if sticks_out:
+        problems.append(f"Triomino table watched: the scores stick out {sticks_out}")
     assert problems == [], "\n".join(problems)
-    for page in (teacher, student, table):
+    for page in (teacher, student, table, watcher):
         assert page.mg_errors == []

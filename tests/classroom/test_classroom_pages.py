@@ -580,7 +580,7 @@ def test_a_triomino_table_shows_the_points_and_tells_each_turn(
                               ann.info.value)
             assert [(int(seat), points, int(tiles)) for seat, _n, points, tiles in rows] == [
                 (i, format_number(game.scores[i]), len(game.hand(i))) for i in range(3)]
-            assert rows[0][1].startswith("1. Ann (you)")
+            assert rows[0][1].startswith("1.\u00a0Ann (you)")
             pool = len(game.pool)
             assert (f"Round {game.round} · {pool} tile{'s' if pool != 1 else ''} in the pool"
                     in ann.info.value)
@@ -712,6 +712,77 @@ def test_the_teacher_sees_the_tables_of_the_class(in_thread: Callable[..., None]
         empty = teacher.room.open_table("halma", 2, teacher.state.code)
         teacher.show_tables()
         assert empty not in teacher.tables.value and cy.state.code in teacher.tables.value
+
+    in_thread(body)
+
+
+def test_the_teacher_watches_a_table_from_the_list(in_thread: Callable[..., None],
+                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    from mathgames.halma.bots import GreedyBot
+    from mathgames.triomino.view import rack_id
+
+    def body(loop: asyncio.AbstractEventLoop) -> None:
+        teacher = TeacherPage()
+        teacher.open_class()
+        ann = open_table("triomino", class_code=teacher.state.code)
+        code = ann.state.code
+        teacher.show_tables()
+        link = re.search(r'<a class="mg-watch-table" href="([^"]+)" target="_blank" '
+                         r'aria-label="Watch table (\w+)">watch</a>', teacher.tables.value)
+        assert link and link.group(2) == code
+        assert html.unescape(link.group(1)) == f"table.ipynb?lang=en&watch={code}"
+        # the link's page: the table as it is, no form, nothing to play with
+        monkeypatch.setenv("QUERY_STRING", f"lang=en&watch={code}")
+        watcher = TablePage()
+        heard: list[str] = []
+        watcher.board.observe(lambda change: heard.append(change["new"]), "announce")
+        assert watcher.watching and watcher.state.code == code and watcher.seat == -1
+        assert watcher.form.layout.display == "none" and watcher.playing.layout.display is None
+        assert watcher.board.storage_value == ""  # no pass kept: a reload watches again
+        hidden = (watcher.start_button, watcher.leave_button, watcher.triomino_box)
+        assert all(part.layout.display == "none" for part in hidden)
+        assert "Waiting for the players to start" in watcher.status.value
+        assert "You are watching this table" in watcher.help.value
+        watcher.rejoin(ann.board.storage_value)  # a pass this browser kept: not taken up
+        assert watcher.seat == -1 and watcher.pid == ""
+        ann.start_button.click()
+        run_until(loop, lambda: watcher.state.started)
+        while ann.state.ply < 6:
+            if ann.state.to_move == 0:
+                ann.play_text(ann.state.bot_move())
+            run_until(loop, lambda: ann.state.to_move == 0 or ann.state.ply >= 6, timeout=30)
+        run_until(loop, lambda: watcher.state.ply == ann.state.ply)
+        game = watcher.state.game
+        assert f"Turn: {['Ann', 'bot'][game.current]}" in watcher.status.value
+        assert f'<td class="mg-points">{game.scores[0]}</td>' in watcher.info.value
+        assert any(line.startswith("Ann ") for line in heard)  # every player's turn told
+        assert any(line.startswith("bot ") for line in heard)
+        tiles = game.hand(0) + game.hand(1)  # nobody's tiles on the watching page
+        assert not any(rack_id(t) in watcher.rack.svg + watcher.board.svg for t in tiles)
+        ply = ann.state.ply
+        for key in ("d", "p", "1", "Enter"):  # keys that play do nothing here
+            watcher.board.press_key(key)
+        assert ann.room.load_table(code).ply == ply and watcher.message.value == ""
+        # a Halma game watched to its end, then the same players' next table
+        short = {"placement": {"0": ["e5"], "1": ["e13"]}, "move_limit": 60}
+        ben = open_table("star", "Ben", settings=short)
+        star = TablePage(watch=ben.state.code)
+        ben.start_button.click()
+        while not ben.state.is_over:
+            if ben.state.to_move == 0:
+                move = GreedyBot(seed=1).choose(ben.state.game)
+                star.board.click_cell(move.start)  # the watcher's clicks change nothing
+                star.board.click_cell(move.end)
+                assert star.selected is None
+                ben.play_text(str(move))
+            run_until(loop, lambda: ben.state.to_move == 0 or ben.state.is_over, timeout=30)
+        run_until(loop, lambda: star.state.is_over)
+        assert star.again_button.layout.display == "none"
+        ben.again_button.click()
+        run_until(loop, lambda: star.state.code == ben.state.code)
+        assert star.watching and star.seat == -1 and star.board.storage_value == ""
+        assert "A new game with the same players" in star.message.value
+        assert "Waiting for the players to start" in star.status.value
 
     in_thread(body)
 
