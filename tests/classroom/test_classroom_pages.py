@@ -783,6 +783,12 @@ def test_the_teacher_watches_a_table_from_the_list(in_thread: Callable[..., None
         assert star.watching and star.seat == -1 and star.board.storage_value == ""
         assert "A new game with the same players" in star.message.value
         assert "Waiting for the players to start" in star.status.value
+        # a code of no table (mistyped, or the class's own): said, and the forms are there
+        for wrong in ("ZZZZZ", teacher.state.code, "<b>"):
+            page = TablePage(watch=wrong)
+            assert not page.watching and page.state is None
+            assert 'role="alert"' in page.message.value and "<b>" not in page.message.value
+            assert page.form.layout.display is None and page.playing.layout.display == "none"
 
     in_thread(body)
 
