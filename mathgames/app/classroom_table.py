@@ -37,7 +37,7 @@ from mathgames.core.levels import DEFAULT_LEVEL
 from mathgames.core.svg import TEXT_PALETTE, esc
 from mathgames.core.ui_widget import Confirm, ZoomButtons, by_pointer
 from mathgames.halma.view import ARROWS, arrow_step, cell_said, render
-from mathgames.triomino.narrate import describe_turn, round_summary
+from mathgames.triomino.narrate import describe_start, describe_turn, round_summary
 
 __all__ = ["STORAGE_KEY", "TablePage"]
 
@@ -550,7 +550,9 @@ class TablePage(w.VBox):
             text = _("Waiting for the others")
         last = ""  # a Triomino turn told: what was drawn, placed or passed, and its points
         if state.is_triomino and state.started and state.game.phase == "play":
-            told = describe_turn(state.game, self._name)
+            # who starts the round and why, then each turn
+            told = (describe_start(state.game, self._name) if state.game.is_start_move
+                    else describe_turn(state.game, self._name))
             if told:
                 last = f'<p class="mg-table-last">{esc(told)}</p>'
         self.status.value = (f'<p class="mg-table-line" data-ply="{state.ply}" '

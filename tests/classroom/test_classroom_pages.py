@@ -562,7 +562,7 @@ def test_a_triomino_table_shows_the_points_and_tells_each_turn(
         in_thread: Callable[..., None], monkeypatch: pytest.MonkeyPatch) -> None:
     import mathgames.app.classroom_table as table_page
     from mathgames.core.i18n import format_number
-    from mathgames.triomino.narrate import describe_turn, round_summary
+    from mathgames.triomino.narrate import describe_start, describe_turn, round_summary
 
     monkeypatch.setattr(table_page, "BOT_DELAY", 0.01)
 
@@ -611,7 +611,11 @@ def test_a_triomino_table_shows_the_points_and_tells_each_turn(
                 continue
             told = describe_turn(state.game, names.__getitem__)
             movers = [item[1] for item in state.game.log if item[1] >= 0]
-            if movers and movers[-1] != 0:  # a bot's turn just before Ann's, told and said
+            if state.game.is_start_move:  # who starts the round, and why
+                start = describe_start(state.game, names.__getitem__)
+                assert "Starting player: Ann" in start
+                assert f'<p class="mg-table-last">{esc(start)}</p>' in ann.status.value
+            elif movers and movers[-1] != 0:  # a bot's turn just before Ann's, told and said
                 assert told.startswith(names[movers[-1]])
                 assert f'<p class="mg-table-last">{esc(told)}</p>' in ann.status.value
                 assert any(line.startswith(told) for line in heard)
