@@ -570,7 +570,8 @@ class TablePage(w.VBox):
 
     def _announce(self, state: TableState, since: int, status: str) -> None:
         """Tell a screen reader the others' moves after ply ``since`` (a Triomino turn in
-        words, with its points), then the status line ("Your turn")."""
+        words, with its points), then the status line ("Your turn"); the status alone when
+        the move that ended a round or the game was this player's own."""
         said = []
         if state.is_triomino:
             movers = [item[1] for item in state.game.log if item[1] >= 0]
@@ -583,7 +584,8 @@ class TablePage(w.VBox):
                                                         strict=True))[since:]:
                 if mover != self.seat:
                     said.append(f"{self._name(mover)}: {move}")
-        if said:
+        ended = state.is_over or (state.is_triomino and state.game.phase == "round_over")
+        if said or ended:
             self.board.say(". ".join([*said, status]))
 
     def _name(self, seat: int) -> str:

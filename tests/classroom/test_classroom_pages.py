@@ -599,6 +599,7 @@ def test_a_triomino_table_shows_the_points_and_tells_each_turn(
                 # bots wait for her even when it is a bot's turn to deal
                 summary = " ".join(round_summary(state.game, names.__getitem__))
                 assert summary and summary in html.unescape(ann.status.value)
+                assert any(summary in line for line in heard)  # said, whoever went out
                 assert "Press Next round" in ann.status.value
                 assert ann.next_button.layout.display is None
                 told_rounds += 1
