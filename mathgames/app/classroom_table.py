@@ -598,8 +598,9 @@ class TablePage(w.VBox):
         return f"{name} ({seat + 1})" if names.count(name) > 1 else name
 
     def _seats_html(self, state: TableState) -> str:
-        """Who sits where, whose turn it is, and at a Triomino table each player's points
-        and tiles in hand (the number only), the round and the tiles left in the pool."""
+        """Who sits where, whose turn it is, how many of a Halma player's pieces are home,
+        and at a Triomino table each player's points and tiles in hand (the number only),
+        the round and the tiles left in the pool."""
         rows, scores = [], state.is_triomino and state.started
         game = state.game
         for i in range(len(state.seats)):
@@ -608,8 +609,12 @@ class TablePage(w.VBox):
             turn = "\u00a0◀" if state.started and not state.is_over and state.to_move == i else ""
             colour = TEXT_PALETTE[i % len(TEXT_PALETTE)]
             if not scores:
+                home = ""  # a race's progress: the pieces already in the target camp
+                if state.started and not state.is_triomino:
+                    home = " · " + _("{n} of {total} home").format(
+                        n=game.pieces_home(i), total=len(game.pieces_of(i)))
                 rows.append(f'<li data-seat="{i}" style="color:{colour}">'
-                            f"{esc(name + you + turn)}</li>")
+                            f"{esc(name + you + turn + home)}</li>")
                 continue
             points = (f'<td class="mg-points">{format_number(game.scores[i])}</td>'
                       if game.rules.keep_score else "")

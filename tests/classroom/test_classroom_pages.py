@@ -402,6 +402,11 @@ def test_two_tables_pages_play_chinese_checkers_with_a_bot(in_thread: Callable[.
             run_until(loop, lambda: ann.state.ply == ben.state.ply, timeout=30)
             loop.run_until_complete(asyncio.sleep(0.05))
         assert ben.state.is_over and ben.state.moves == ann.state.moves
+        game = ann.state.game  # beside each name: the pieces already home, of how many
+        for seat, name in enumerate(["Ann (you)", "Ben", "bot"]):
+            assert re.search(rf'<li data-seat="{seat}"[^>]*>{re.escape(name)} · '
+                             rf"{game.pieces_home(seat)} of 1 home</li>", ann.info.value)
+        assert any(game.pieces_home(seat) == 1 for seat in range(3))  # the winner's
         # Ben hears the others' moves (Ann's and the bot's), each once, never his own
         told = re.findall(r"(Ann|Ben|bot): ([a-z0-9-]+)\.", " ".join(heard))
         names = ["Ann", "Ben", "bot"]
