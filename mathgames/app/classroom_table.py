@@ -68,6 +68,7 @@ class TablePage(w.VBox):
         self.extra_settings = dict(settings or {})
         self._bot_pending = False
         self._said_ply = 0  # the moves up to this ply are told to a screen reader
+        self._said_log = 0  # and a Triomino game's log up to there
         # -- the forms
         self.name_input = w.Text(description=_("First name"), placeholder=_("your first name"))
         self.game_choice = w.Dropdown(options=[(game_title(g), g) for g in TABLE_GAMES],
@@ -90,9 +91,14 @@ class TablePage(w.VBox):
                                      layout=w.Layout(width="auto"))
         self.join_button.add_class("mg-join-table")
         self.join_button.on_click(lambda _b: self.join_table(self.table_input.value))
+        self.watch_button = w.Button(description=_("Watch the table"), icon="eye",
+                                     layout=w.Layout(width="auto"))
+        self.watch_button.add_class("mg-watch-button")  # no seat: a game over, or a full table
+        self.watch_button.on_click(lambda _b: self.watch(self.table_input.value))
         self.form = w.VBox([
             self.name_input,
-            w.HTML(f"<h3>{esc(_('Join a table'))}</h3>"), self.table_input, self.join_button,
+            w.HTML(f"<h3>{esc(_('Join a table'))}</h3>"), self.table_input,
+            w.HBox([self.join_button, self.watch_button]),
             w.HTML(f"<h3>{esc(_('Or open a new table'))}</h3>"), self.game_choice,
             self.seats_choice, self.level_choice, self.class_input, self.open_button])
         self.form.add_class("mg-table-form")
@@ -248,6 +254,7 @@ class TablePage(w.VBox):
         self.feed = LiveFeed(self.room.store, state.code, state.seq, self._new_events).start()
         self._lay_out(state)
         self._said_ply = state.ply  # a reload does not read the whole game out again
+        self._said_log = len(state.game.log) if state.is_triomino else 0
         self.redraw()
 
     def _lay_out(self, state: TableState) -> None:
@@ -255,7 +262,8 @@ class TablePage(w.VBox):
         keys listed beside the board, and where the keyboard's frame starts."""
         self.triomino_box.layout.display = (None if state.is_triomino and not self.watching
                                             else "none")
-        self.leave_button.layout.display = "none" if self.watching else None
+        self.leave_button.description = (_("Stop watching") if self.watching
+                                         else _("Leave the table"))
         self.zooms.layout.display = "none" if state.is_triomino else None
         if self.watching:
             watching = _("You are watching this table: the moves appear as they are played.")
@@ -301,26 +309,30 @@ class TablePage(w.VBox):
         """Leave at once before the game or after it; during it, ask first (a bot takes
         the seat)."""
         state = self.state
-        if state is not None and state.started and not state.is_over:
+        if state is not None and state.started and not state.is_over and not self.watching:
             self.leave_confirm.ask()
         else:
             self.leave()
 
     def leave(self) -> None:
         """Give up the seat (see :meth:`Classroom.leave_table`), forget this browser's pass
-        (a device shared by the class) and show the forms again, to join another table."""
+        (a device shared by the class) and show the forms again, to join another table.
+        A page that watches stops watching (the browser's pass, if any, stays)."""
         state = self.state
         if state is None:
             return
-        try:
-            self.room.leave_table(state.code, self.pid, self.token, state=state)
-        except MathgamesError as error:
-            return self._fail(error)
+        if not self.watching:
+            try:
+                self.room.leave_table(state.code, self.pid, self.token, state=state)
+            except MathgamesError as error:
+                return self._fail(error)
+            self.board.storage_value = ""  # the browser drops its kept pass
         if self.feed is not None:
             self.feed.stop()
         self.state, self.pid, self.token, self.feed, self.seat = None, "", "", None, -1
         self.selected, self.tile, self.cursor = None, None, None
-        self.board.storage_value = ""  # the browser drops its kept pass
+        self.watching = False
+        self.remove_class("mg-table-watching")
         self.leave_confirm.hide()
         self.playing.layout.display = "none"
         self.board.layout.display = "none"
@@ -559,7 +571,7 @@ class TablePage(w.VBox):
                              f'data-over="{int(state.is_over)}" data-turn="{state.to_move}" '
                              f'style="font-size:22px">{esc(text)}</p>{last}')
         if state.ply > self._said_ply:
-            self._announce(state, self._said_ply, text)
+            self._announce(state, text)
         self._said_ply = state.ply
         if state.is_triomino:
             self._draw_triomino(state)
@@ -568,20 +580,24 @@ class TablePage(w.VBox):
                                     show_target=state.started)
         self._schedule_bot()
 
-    def _announce(self, state: TableState, since: int, status: str) -> None:
-        """Tell a screen reader the others' moves after ply ``since`` (a Triomino turn in
+    def _announce(self, state: TableState, status: str) -> None:
+        """Tell a screen reader the others' moves since the last told (a Triomino turn in
         words, with its points), then the status line ("Your turn"); the status alone when
         the move that ended a round or the game was this player's own."""
         said = []
+        game = state.game
         if state.is_triomino:
-            movers = [item[1] for item in state.game.log if item[1] >= 0]
-            told = describe_turn(state.game, self._name)
-            if told and movers and movers[-1] != self.seat:
-                said.append(told)
+            log = game.log
+            for i in range(self._said_log, len(log)):  # each turn's last action so far
+                item, after = log[i], log[i + 1] if i + 1 < len(log) else None
+                if item[1] < 0 or (after is not None and after[:2] == item[:2]):
+                    continue
+                if item[1] != self.seat:
+                    said.append(describe_turn(game, self._name, item[0], end=i + 1))
+            self._said_log = len(log)
         else:
-            game = state.game
             for (mover, _path, _done), move in list(zip(game.history, game.moves,
-                                                        strict=True))[since:]:
+                                                        strict=True))[self._said_ply:]:
                 if mover != self.seat:
                     said.append(f"{self._name(mover)}: {move}")
         ended = state.is_over or (state.is_triomino and state.game.phase == "round_over")

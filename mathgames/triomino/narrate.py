@@ -44,10 +44,12 @@ def describe_start(game: Game, name: Names) -> str:
     return ""
 
 
-def describe_turn(game: Game, name: Names, turn: int | None = None) -> str:
+def describe_turn(game: Game, name: Names, turn: int | None = None,
+                  end: int | None = None) -> str:
     """What happened in one turn (the latest by default) in words: the tiles drawn, the tile
-    placed or the pass, and the points it brought; "" before the first turn."""
-    log = game.log
+    placed or the pass, and the points it brought; "" before the first turn. ``end``: read
+    the game's log only up to there (a turn as it was told then)."""
+    log = game.log[:end]
     # the turn's actions are together in the log; a new round goes on counting from the
     # turn the last one ended in, so a turn's number may come twice: the later is meant
     last = next((i for i in range(len(log) - 1, -1, -1)

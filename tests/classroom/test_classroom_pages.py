@@ -749,8 +749,9 @@ def test_the_teacher_watches_a_table_from_the_list(in_thread: Callable[..., None
         assert watcher.watching and watcher.state.code == code and watcher.seat == -1
         assert watcher.form.layout.display == "none" and watcher.playing.layout.display is None
         assert watcher.board.storage_value == ""  # no pass kept: a reload watches again
-        hidden = (watcher.start_button, watcher.leave_button, watcher.triomino_box)
+        hidden = (watcher.start_button, watcher.triomino_box)
         assert all(part.layout.display == "none" for part in hidden)
+        assert watcher.leave_button.description == "Stop watching"
         assert "Waiting for the players to start" in watcher.status.value
         assert "You are watching this table" in watcher.help.value
         watcher.rejoin(ann.board.storage_value)  # a pass this browser kept: not taken up
@@ -793,6 +794,14 @@ def test_the_teacher_watches_a_table_from_the_list(in_thread: Callable[..., None
         assert star.watching and star.seat == -1 and star.board.storage_value == ""
         assert "A new game with the same players" in star.message.value
         assert "Waiting for the players to start" in star.status.value
+        # stop watching: the forms again, where a student may also watch a table by its code
+        star.leave_button.click()
+        assert not star.watching and star.state is None and star.form.layout.display is None
+        assert ben.room.load_table(ben.state.code).seats == ben.state.seats  # nobody left
+        star.table_input.value = code
+        star.watch_button.click()
+        assert star.watching and star.state.code == code and star.seat == -1
+        assert star.leave_button.description == "Stop watching"
         # a code of no table (mistyped, or the class's own): said, and the forms are there
         for wrong in ("ZZZZZ", teacher.state.code, "<b>"):
             page = TablePage(watch=wrong)

@@ -15,6 +15,7 @@ def test_every_turn_is_told_with_its_own_points_across_rounds() -> None:
     assert game.rules.multi_round
     bots = [GreedyBot() for _ in range(3)]
     told: dict[int, str] = {}  # each turn as told right after it
+    log_ends: list[tuple[int, int, str]] = []  # and where the log ended then
     ends = 0
     while game.phase != "game_over" and ends < 2:
         if game.phase == "round_over":
@@ -38,6 +39,13 @@ def test_every_turn_is_told_with_its_own_points_across_rounds() -> None:
         assert text.startswith(NAMES[player])
         assert text.endswith(f"({gained:+d})"), (text, gained)
         told[turn] = text
+        log_ends.append((turn, len([i for i in game.log if i[1] >= 0]), text))
     assert ends == 2
     for turn, text in told.items():  # any turn, asked later, is told the same
         assert describe_turn(game, NAMES.__getitem__, turn) == text
+    # and with the log read up to where it ended then, even a turn's number that came in
+    # two rounds (the last turn of one, the first of the next)
+    played = [i for i, item in enumerate(game.log) if item[1] >= 0]
+    for turn, count, text in log_ends:
+        assert describe_turn(game, NAMES.__getitem__, turn, end=played[count - 1] + 1) == text
+    assert len({turn for turn, _c, _t in log_ends}) < len(log_ends)  # such a turn was told
