@@ -17,6 +17,7 @@ import mathgames.app.classroom_live as live
 from mathgames.app.classroom_join import JoinPage
 from mathgames.app.classroom_table import TablePage
 from mathgames.app.classroom_teacher import TeacherPage
+from mathgames.core.i18n import format_number
 from mathgames.core.svg import esc
 from mathgames.matematiko.match import cell_index, cell_name
 
@@ -566,7 +567,6 @@ def test_a_triomino_table_played_by_keyboard(in_thread: Callable[..., None]) -> 
 def test_a_triomino_table_shows_the_points_and_tells_each_turn(
         in_thread: Callable[..., None], monkeypatch: pytest.MonkeyPatch) -> None:
     import mathgames.app.classroom_table as table_page
-    from mathgames.core.i18n import format_number
     from mathgames.triomino.narrate import describe_start, describe_turn, round_summary
 
     monkeypatch.setattr(table_page, "BOT_DELAY", 0.01)
@@ -599,7 +599,6 @@ def test_a_triomino_table_shows_the_points_and_tells_each_turn(
             if state.is_over:
                 break
             if state.game.phase == "round_over":
-                # how the round ended, the points left in hand, and who deals the next one
                 # how the round ended and the points left in hand, until Ann deals: the
                 # bots wait for her even when it is a bot's turn to deal
                 summary = " ".join(round_summary(state.game, names.__getitem__))
@@ -765,7 +764,7 @@ def test_the_teacher_watches_a_table_from_the_list(in_thread: Callable[..., None
         run_until(loop, lambda: watcher.state.ply == ann.state.ply)
         game = watcher.state.game
         assert f"Turn: {['Ann', 'bot'][game.current]}" in watcher.status.value
-        assert f'<td class="mg-points">{game.scores[0]}</td>' in watcher.info.value
+        assert f'<td class="mg-points">{format_number(game.scores[0])}</td>' in watcher.info.value
         assert any(line.startswith("Ann ") for line in heard)  # every player's turn told
         assert any(line.startswith("bot ") for line in heard)
         tiles = game.hand(0) + game.hand(1)  # nobody's tiles on the watching page
