@@ -23,7 +23,13 @@ import bqplot as bq
 import ipywidgets as w
 
 from mathgames.app.classroom_live import LiveFeed, classroom, join_address, qr_svg
-from mathgames.classroom.session import ClassState, Standing, bot_scores, game_title
+from mathgames.classroom.session import (
+    ClassState,
+    Standing,
+    TableState,
+    bot_scores,
+    game_title,
+)
 from mathgames.classroom.store import Event, normalize_code
 from mathgames.core.board_widget import BoardWidget
 from mathgames.core.errors import MathgamesError
@@ -122,6 +128,7 @@ class TeacherPage(w.VBox):
         self.state: ClassState | None = None
         self.token = ""
         self.feed: LiveFeed | None = None
+        self._tables: dict[str, TableState] = {}  # the class's tables, read move by move
         self._auto_run = 0
         self.keeper = BoardWidget(label=_("class"), storage_key=STORAGE_KEY)
         self.keeper.layout.display = "none"
@@ -250,6 +257,7 @@ class TeacherPage(w.VBox):
 
     def _enter(self, state: ClassState, token: str) -> None:
         self.state, self.token = state, token
+        self._tables = {}  # another class: its own tables
         self._winner_shown = True
         self.keeper.storage_value = json.dumps({"code": state.code, "token": token})
         self.game.layout.display = None
@@ -520,24 +528,30 @@ class TeacherPage(w.VBox):
         if state is None:
             return
         rows = []
-        for table in self.room.tables_of(state.code):
-            if not table.has_student:
-                continue  # nobody sits there (two players asked for a new game at once)
+        tables = [t for t in self.room.tables_of(state.code, self._tables) if t.has_student]
+        # a table whose players moved on to their next game shows as that game's history
+        shown = {table.code for table in tables}
+        before = {t.next_table: t for t in tables if t.next_table in shown}
+        for table in tables:
+            if table.next_table in shown:
+                continue
             names = [table.player_name(i) or "-" for i in range(len(table.seats))]
             if table.is_triomino and table.started:  # each player's points so far, live
                 names = [f"{name} {format_number(points)}"
                          for name, points in zip(names, table.game.scores, strict=True)]
             players = ", ".join(esc(name) for name in names)
-            winners = table.winners()  # none while the game goes on
-            if winners:
-                where = _("over: {names} won").format(
-                    names=", ".join(table.player_name(i) for i in winners))
-            elif table.is_over:
-                where = _("over: a draw")
+            if table.is_over:
+                where = _("over: {result}").format(result=self._result(table))
             elif table.started:
                 where = _("move {n}").format(n=table.ply + 1)
             else:
                 where = _("waiting for players")
+            earlier, game = [], before.get(table.code)
+            while game is not None:  # the same players' earlier games, the first first
+                earlier.insert(0, self._result(game))
+                game = before.get(game.code)
+            if earlier:
+                where += " · " + _("earlier games: {list}").format(list="; ".join(earlier))
             title = game_title(table.game_name)
             # the table's page, watched without a seat (in a new tab: this page stays)
             watch = f"table.ipynb?lang={get_language()}&watch={quote(table.code)}"
@@ -547,6 +561,14 @@ class TeacherPage(w.VBox):
                         f'target="_blank" aria-label="{esc(said)}">{esc(_("watch"))}</a></li>')
         body = "".join(rows) or f"<li>{esc(_('No table yet'))}</li>"
         self.tables.value = f"<h3>{esc(_('Tables of this class'))}</h3><ul>{body}</ul>"
+
+    @staticmethod
+    def _result(table: TableState) -> str:
+        """How a finished table's game ended, in a few words."""
+        winners = table.winners()
+        if not winners:
+            return _("a draw")
+        return _("{names} won").format(names=", ".join(map(table.player_name, winners)))
 
     def close(self) -> None:
         if self.feed is not None:

@@ -80,10 +80,21 @@ class Classroom:
         """``state`` with the events appended since it was read."""
         return state.fold(self.store.events(state.code, state.seq))
 
-    def tables_of(self, class_code: str) -> list[TableState]:
-        """The tables opened in a class, oldest first."""
-        return [self.load_table(info.code) for info in self.store.sessions("table")
-                if info.settings.get("class") == class_code]
+    def tables_of(self, class_code: str,
+                  known: dict[str, TableState] | None = None) -> list[TableState]:
+        """The tables opened in a class, oldest first. ``known`` (code -> state, kept by the
+        caller from one call to the next) spares replaying every game: a table in it reads
+        only its new moves, and a new table is added to it."""
+        known = {} if known is None else known
+        tables = []
+        for info in self.store.sessions("table"):
+            if info.settings.get("class") != class_code:
+                continue
+            if info.code in known:
+                tables.append(self.refresh(known[info.code]))
+            else:
+                tables.append(known.setdefault(info.code, self.load_table(info.code)))
+        return tables
 
     # -- the one way to append ----------------------------------------------------------------
     def _act(self, state: State, build: Callable[[State], Mapping[str, Any]],

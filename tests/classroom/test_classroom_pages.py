@@ -705,6 +705,32 @@ def test_the_teacher_sees_the_tables_of_the_class(in_thread: Callable[..., None]
         names = ", ".join(ben.state.player_name(i) for i in winners)
         assert f"(over: {names} won)" in teacher.tables.value
         assert f"Game over: {names} won" in ben.status.value
+        # the same players' next game: listed once, with the games before it
+        first = ben.state.code
+        ben.again_button.click()
+        teacher.show_tables()
+        assert first not in teacher.tables.value
+        assert (f"<b>{ben.state.code}</b> Chinese checkers: Ben, bot (waiting for players · "
+                f"earlier games: {names} won)") in teacher.tables.value
+        second = ben.state.code
+        ben.start_button.click()
+        while not ben.state.is_over:
+            if ben.state.to_move == 0:
+                ben.play_text(str(GreedyBot(seed=1).choose(ben.state.game)))
+            run_until(loop, lambda: ben.state.to_move == 0 or ben.state.is_over, timeout=30)
+        again = ", ".join(map(ben.state.player_name, ben.state.winners())) or "a draw"
+        ben.again_button.click()
+        teacher.show_tables()
+        assert second not in teacher.tables.value
+        assert (f"(waiting for players · earlier games: {names} won; {again}"
+                + (" won)" if again != "a draw" else ")")) in teacher.tables.value
+        # the list reads each table's new moves only, never a game again from its start
+        kept = dict(teacher._tables)
+        teacher.show_tables()
+        assert all(teacher._tables[code] is kept[code] for code in kept)
+        fresh = teacher.room.tables_of(teacher.state.code)  # as a replay from the start
+        assert [(t.code, t.seq, t.moves, t.seats) for t in fresh] == [
+            (t.code, t.seq, t.moves, t.seats) for t in teacher._tables.values()]
         # a Triomino table: each player's points so far beside their name
         cy = open_table("triomino", "Cy", class_code=teacher.state.code)
         cy.start_button.click()
