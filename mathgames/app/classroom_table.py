@@ -592,8 +592,9 @@ class TablePage(w.VBox):
                 item, after = log[i], log[i + 1] if i + 1 < len(log) else None
                 if item[1] < 0 or (after is not None and after[:2] == item[:2]):
                     continue
-                if item[1] != self.seat:
-                    said.append(describe_turn(game, self._name, item[0], end=i + 1))
+                if item[1] != self.seat:  # (only what was not told yet: a draw once)
+                    said.append(describe_turn(game, self._name, item[0], end=i + 1,
+                                              start=self._said_log))
             self._said_log = len(log)
         else:
             for (mover, _path, _done), move in list(zip(game.history, game.moves,

@@ -45,10 +45,11 @@ def describe_start(game: Game, name: Names) -> str:
 
 
 def describe_turn(game: Game, name: Names, turn: int | None = None,
-                  end: int | None = None) -> str:
+                  end: int | None = None, start: int = 0) -> str:
     """What happened in one turn (the latest by default) in words: the tiles drawn, the tile
-    placed or the pass, and the points it brought; "" before the first turn. ``end``: read
-    the game's log only up to there (a turn as it was told then)."""
+    placed or the pass, and the points the whole turn brought; "" before the first turn.
+    ``end``: read the game's log only up to there (a turn as it was told then); ``start``:
+    tell only the turn's actions from there on (its draws told already)."""
     log = game.log[:end]
     # the turn's actions are together in the log; a new round goes on counting from the
     # turn the last one ended in, so a turn's number may come twice: the later is meant
@@ -59,8 +60,10 @@ def describe_turn(game: Game, name: Names, turn: int | None = None,
     turn, first = log[last][0], last
     while first > 0 and log[first - 1][0] == turn and log[first - 1][1] >= 0:
         first -= 1
-    items = log[first:last + 1]
     in_round = 1 + sum(1 for item in log[:first] if item[2] == "round_end")
+    items = log[max(first, start):last + 1]
+    if not items:
+        return ""
     player = items[0][1]
     who = name(player)
     draws = sum(1 for item in items if item[2] == "draw")

@@ -49,3 +49,32 @@ def test_every_turn_is_told_with_its_own_points_across_rounds() -> None:
     for turn, count, text in log_ends:
         assert describe_turn(game, NAMES.__getitem__, turn, end=played[count - 1] + 1) == text
     assert len({turn for turn, _c, _t in log_ends}) < len(log_ends)  # such a turn was told
+
+
+def test_a_turn_told_in_two_parts_tells_its_draws_once() -> None:
+    game = Game("pressman", 2, seed=11)
+    bot = GreedyBot()
+    for _ in range(400):  # until a turn draws, then places or passes
+        if game.phase != "play":
+            break
+        player, turn = game.current, game.turn
+        start = len(game.log)
+        while game.phase == "play" and game.current == player and game.turn == turn:
+            game.apply(bot.choose(game))
+        kinds = [item[2] for item in game.log[start:] if item[1] >= 0]
+        if kinds[0] == "draw" and kinds[-1] in ("place", "pass"):
+            break
+    else:
+        raise AssertionError("no turn drew a tile")
+    name = ["Ann", "Ben"].__getitem__
+    whole = describe_turn(game, name, turn)
+    first_draw = start + 1  # the part after the first draw, told when the turn ends
+    rest = describe_turn(game, name, turn, start=first_draw)
+    draws = kinds.count("draw")
+    assert whole.startswith(f"{name(player)} drew {draws} tile")
+    assert whole.endswith(rest.split("; ")[-1])  # the same placement or pass, same points
+    if draws == 1:
+        assert "drew" not in rest
+    else:
+        assert rest.startswith(f"{name(player)} drew {draws - 1} tile")
+    assert describe_turn(game, name, turn, start=len(game.log)) == ""
