@@ -348,7 +348,8 @@ def test_a_table_fits_a_projector_and_a_phone(classroom_server: tuple[str, str],
     # on a projector: the whole board, and a Triomino player's tiles and buttons, on screen
     on_screen = [board, ".mg-table-line"]
     if game == "triomino":
-        on_screen += [".mg-triomino-rack .mathgames-board", ".mg-table-turn", ".mg-table-draw"]
+        on_screen += [".mg-triomino-rack .mathgames-board", ".mg-table-turn", ".mg-table-draw",
+                      ".mg-table-leave"]
     check_inside(page, on_screen, f"{game} table, projector")
     # on a phone: squares and tiles big enough for a finger (Halma's with one zoom)
     page.set_viewport_size(PHONE)
