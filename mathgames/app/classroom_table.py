@@ -265,29 +265,29 @@ class TablePage(w.VBox):
         self.leave_button.description = (_("Stop watching") if self.watching
                                          else _("Leave the table"))
         self.zooms.layout.display = "none" if state.is_triomino else None
-        if self.watching:
-            watching = _("You are watching this table: the moves appear as they are played.")
-            self.help.value = f"<p>{esc(watching)}</p>"
         if state.is_triomino:
             self.add_class("mg-table-triomino")
             self.cursor = None
-            if not self.watching:
-                self.help.value = by_pointer(
-                    _("Click one of your tiles, then its place. Keys: 1 to 9 or T choose a "
-                      "tile, R turns it, the arrows or N go from place to place, Enter puts it "
-                      "there, D draws, P passes."),
-                    _("Tap one of your tiles, then its place; slide your tiles sideways to see "
-                      "them all."))
         else:
             self.remove_class("mg-table-triomino")
             topology = state.game.topology
             self.cursor = topology.names[topology.center]  # the middle of the board
-            if not self.watching:
-                self.help.value = by_pointer(
-                    _("Click a piece, then where it goes. Keys: the arrows move the frame, "
-                      "Enter or space clicks, Escape lets go, + and - zoom."),
-                    _("Tap a piece, then where it goes; the magnifier buttons make the squares "
-                      "bigger."))
+        if self.watching:
+            watching = _("You are watching this table: the moves appear as they are played.")
+            self.help.value = f"<p>{esc(watching)}</p>"
+        elif state.is_triomino:
+            self.help.value = by_pointer(
+                _("Click one of your tiles, then its place. Keys: 1 to 9 or T choose a tile, "
+                  "R turns it, the arrows or N go from place to place, Enter puts it there, D "
+                  "draws, P passes."),
+                _("Tap one of your tiles, then its place; slide your tiles sideways to see "
+                  "them all."))
+        else:
+            self.help.value = by_pointer(
+                _("Click a piece, then where it goes. Keys: the arrows move the frame, Enter "
+                  "or space clicks, Escape lets go, + and - zoom."),
+                _("Tap a piece, then where it goes; the magnifier buttons make the squares "
+                  "bigger."))
 
     def _new_events(self, events: list[Event]) -> None:
         state = self.state
@@ -537,8 +537,8 @@ class TablePage(w.VBox):
         elif not state.started:
             text = _("Waiting for players: start when everyone is here")
         elif state.is_over:
-            text = self._result_text()
-        elif state.is_triomino and state.game.phase == "round_over":
+            text = _("Game over: {result}").format(result=state.result())
+        elif state.round_over:
             # how the round ended stays on screen until a player deals the next one
             text = " ".join(round_summary(state.game, self._name))
             if self.seat >= 0:
@@ -601,8 +601,7 @@ class TablePage(w.VBox):
                                                         strict=True))[self._said_ply:]:
                 if mover != self.seat:
                     said.append(f"{self._name(mover)}: {move}")
-        ended = state.is_over or (state.is_triomino and state.game.phase == "round_over")
-        if said or ended:
+        if said or state.is_over or state.round_over:
             self.board.say(". ".join([*said, status]))
 
     def _name(self, seat: int) -> str:
@@ -647,26 +646,16 @@ class TablePage(w.VBox):
                 f'<p class="mg-table-round">{esc(_t("Round {n}").format(n=game.round))} · '
                 f'{esc(pool.format(n=len(game.pool)))}</p>')
 
-    def _result_text(self) -> str:
-        state = self.state
-        assert state is not None
-        winners = state.winners()
-        if not winners:
-            return _("Game over: a draw")
-        return _("Game over: {names} won").format(
-            names=", ".join(state.player_name(i) for i in winners))
-
     def _draw_triomino(self, state: TableState) -> None:
         from mathgames.triomino.view import rack_svg, table_svg
 
         game = state.game
         mine = (state.started and not state.is_over and state.to_move == self.seat
                 and game.phase == "play")
-        # the free places show on the player's turn, a tile chosen or not (the middle while
-        # the table is empty: a blank table would not say where the first tile goes)
-        clickable: set[Any] = game.table.frontier() if mine else set()
-        if state.started and not game.table.order:  # everyone sees where the first tile goes
-            clickable = game.table.frontier()
+        # the free places show on the player's turn, a tile chosen or not; while the table
+        # is empty, the middle on every page (a blank table would not say where tiles go)
+        empty = state.started and not game.table.order
+        clickable: set[Any] = game.table.frontier() if mine or empty else set()
         last = game.table.order[-1].cell if game.table.order else None
         self.board.svg = table_svg(game.table, clickable=clickable, last=last,
                                    title=_("Triomino table"),
@@ -678,7 +667,7 @@ class TablePage(w.VBox):
         self.draw_button.disabled = not (mine and game.can_draw())
         self.pass_button.disabled = not (mine and game.can_pass())
         self.next_button.layout.display = (  # any player at the table may deal it
-            None if game.phase == "round_over" and self.seat >= 0 else "none")
+            None if state.round_over and self.seat >= 0 else "none")
 
     def close(self) -> None:
         if self.feed is not None:

@@ -541,14 +541,14 @@ class TeacherPage(w.VBox):
                          for name, points in zip(names, table.game.scores, strict=True)]
             players = ", ".join(esc(name) for name in names)
             if table.is_over:
-                where = _("over: {result}").format(result=self._result(table))
+                where = _("over: {result}").format(result=table.result())
             elif table.started:
                 where = _("move {n}").format(n=table.ply + 1)
             else:
                 where = _("waiting for players")
             earlier, game = [], before.get(table.code)
             while game is not None:  # the same players' earlier games, the first first
-                earlier.insert(0, self._result(game))
+                earlier.insert(0, game.result())
                 game = before.get(game.code)
             if earlier:
                 where += " · " + _("earlier games: {list}").format(list="; ".join(earlier))
@@ -561,14 +561,6 @@ class TeacherPage(w.VBox):
                         f'target="_blank" aria-label="{esc(said)}">{esc(_("watch"))}</a></li>')
         body = "".join(rows) or f"<li>{esc(_('No table yet'))}</li>"
         self.tables.value = f"<h3>{esc(_('Tables of this class'))}</h3><ul>{body}</ul>"
-
-    @staticmethod
-    def _result(table: TableState) -> str:
-        """How a finished table's game ended, in a few words."""
-        winners = table.winners()
-        if not winners:
-            return _("a draw")
-        return _("{names} won").format(names=", ".join(map(table.player_name, winners)))
 
     def close(self) -> None:
         if self.feed is not None:

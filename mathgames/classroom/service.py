@@ -91,9 +91,10 @@ class Classroom:
             if info.settings.get("class") != class_code:
                 continue
             if info.code in known:
-                tables.append(self.refresh(known[info.code]))
+                self.refresh(known[info.code])
             else:
-                tables.append(known.setdefault(info.code, self.load_table(info.code)))
+                known[info.code] = self.load_table(info.code)
+            tables.append(known[info.code])
         return tables
 
     # -- the one way to append ----------------------------------------------------------------

@@ -476,6 +476,11 @@ class TableState:
         entry = self.seats[seat]
         return bool(entry and entry.get("bot"))
 
+    @property
+    def round_over(self) -> bool:
+        """Whether a Triomino round has ended and the next is still to be dealt."""
+        return self.is_triomino and self.game.phase == "round_over"
+
     def may_move(self, seat: int) -> bool:
         """Whether ``seat`` may move now: at its turn; and once a Triomino round is over,
         any student at the table may deal the next one (see :attr:`bot_to_move`).
@@ -486,8 +491,7 @@ class TableState:
         """
         if seat == self.to_move:
             return True
-        return (self.is_triomino and self.game.phase == "round_over"
-                and 0 <= seat < len(self.seats) and bool(self.seats[seat])
+        return (self.round_over and 0 <= seat < len(self.seats) and bool(self.seats[seat])
                 and not self.is_bot(seat))
 
     @property
@@ -497,7 +501,7 @@ class TableState:
         ended; a table of bots alone goes on."""
         if not self.started or self.is_over or not self.is_bot(self.to_move):
             return False
-        return not (self.is_triomino and self.game.phase == "round_over" and self.has_student)
+        return not (self.round_over and self.has_student)
 
     @property
     def has_student(self) -> bool:
@@ -528,6 +532,24 @@ class TableState:
             scores = self.game.scores
             return [i for i, points in enumerate(scores) if points == max(scores)]
         return list(self.game.result().winners)
+
+    def result(self) -> str:
+        """How the finished game ended, in a few words: who won (all who share the win), or
+        a draw.
+
+        >>> t = TableState("T4KEY", {"game": "star", "seats": 2,
+        ...                          "placement": {"0": ["d14"], "1": ["a1"]}})
+        >>> t.apply({"type": "join", "seat": 0, "pid": "a", "name": "Ann", "token_hash": "h"})
+        >>> t.apply({"type": "bot", "seat": 1}); t.apply({"type": "start"})
+        >>> for ply, move in enumerate(["d14-c14", "a1-b2"]):  # both home in the same round
+        ...     t.apply({"type": "move", "seat": ply, "ply": ply, "move": move})
+        >>> t.result()
+        'Ann, bot won'
+        """
+        winners = self.winners()
+        if not winners:
+            return _("a draw")
+        return _("{names} won").format(names=", ".join(map(self.player_name, winners)))
 
     def apply(self, event: Mapping[str, Any]) -> None:
         """Check ``event`` and apply it, or raise a typed error and change nothing."""
@@ -570,7 +592,7 @@ class TableState:
                 raise IllegalMoveError(_("that move is not for this turn"))
             if not self.may_move(seat):
                 raise IllegalMoveError(_("it is not your turn"))
-            if self.is_triomino and self.game.phase == "round_over":
+            if self.round_over:
                 if text != "next":
                     raise IllegalMoveError(_("the round is over"))
                 self.game.next_round()
@@ -616,7 +638,7 @@ class TableState:
         seat = self.to_move
         entry = self.seats[seat] or {}
         seed = int(self.settings.get("seed", 0)) * 1000 + self.ply
-        if self.is_triomino and self.game.phase == "round_over":
+        if self.round_over:
             return "next"
         level = entry.get("level", "greedy")
         if self.is_triomino:

@@ -32,7 +32,8 @@ Names = Callable[[int], str]
 
 
 def describe_start(game: Game, name: Names) -> str:
-    """Who starts the round, and why ("" once the start is made)."""
+    """Who starts the round, and why: the draws for the start if there were any, else the
+    starting tile while it is still to be placed ("" after that)."""
     starter = name(game.starter)
     if game.start_draws:
         drawn = ", ".join(f"{name(p)} {tile}" for p, tile in game.start_draws)
