@@ -157,9 +157,11 @@ class TablePage(w.VBox):
         self.side = w.VBox([self.info, self.start_button, self.status, self.again_button,
                             self.message, self.zooms, self.help])
         self.side.add_class("mg-table-side")
-        # leaving comes last, under the board: it never pushes the board down on a phone
-        self.main = w.VBox([self.board, self.triomino_box, self.leave_button,
-                            self.leave_confirm])
+        # leaving comes last, under the board: it never pushes the board down on a phone;
+        # its question above the button, where a projector's screen still shows it
+        self.leave_confirm.layout.margin = "16px 0 0 0"
+        self.main = w.VBox([self.board, self.triomino_box, self.leave_confirm,
+                            self.leave_button])
         self.main.add_class("mg-table-main")
         self.playing = w.HBox([self.side, self.main])
         self.playing.add_class("mg-table-row")

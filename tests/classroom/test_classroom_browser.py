@@ -345,12 +345,20 @@ def test_a_table_fits_a_projector_and_a_phone(classroom_server: tuple[str, str],
     open_table_with_a_bot(page, game)
     board = ".mg-table-board .mathgames-board"
     wait_layout(page)
-    # on a projector: the whole board, and a Triomino player's tiles and buttons, on screen
-    on_screen = [board, ".mg-table-line"]
+    # on a projector: the whole board, Leave the table below it, and a Triomino player's
+    # tiles and buttons, on screen
+    on_screen = [board, ".mg-table-line", ".mg-table-leave"]
     if game == "triomino":
-        on_screen += [".mg-triomino-rack .mathgames-board", ".mg-table-turn", ".mg-table-draw",
-                      ".mg-table-leave"]
+        on_screen += [".mg-triomino-rack .mathgames-board", ".mg-table-turn", ".mg-table-draw"]
     check_inside(page, on_screen, f"{game} table, projector")
+    # asked before leaving during the game: the question and its answers on screen too
+    page.locator(".mg-table-leave").click()
+    page.wait_for_selector(".mg-table-leave-confirm .mg-confirm-yes", state="visible")
+    wait_layout(page)
+    check_inside(page, [board, ".mg-table-leave-confirm .mg-confirm-yes",
+                        ".mg-table-leave-confirm .mg-confirm-no"], f"{game} table, leaving")
+    page.locator(".mg-table-leave-confirm .mg-confirm-no").click()
+    page.wait_for_selector(".mg-table-leave-confirm", state="hidden")
     # on a phone: squares and tiles big enough for a finger (Halma's with one zoom)
     page.set_viewport_size(PHONE)
     wait_layout(page)
