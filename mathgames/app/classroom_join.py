@@ -19,7 +19,7 @@ from mathgames.app.classroom_live import LiveFeed, classroom, query_value
 from mathgames.classroom.session import ClassState
 from mathgames.classroom.store import Event, normalize_code
 from mathgames.core.board_widget import BoardWidget
-from mathgames.core.errors import MathgamesError
+from mathgames.core.errors import MathgamesError, read_save
 from mathgames.core.i18n import translator
 from mathgames.core.svg import esc
 from mathgames.matematiko.match import cell_index, cell_name
@@ -86,7 +86,7 @@ class JoinPage(w.VBox):
     def rejoin(self, kept: str) -> None:
         """Take back the seat this browser kept (on reload); refuse a pass that is not valid."""
         try:
-            data = json.loads(kept)
+            data = read_save(kept, "kept pass")
             state = self.room.load_class(data["code"])
             self.room.check_student(state, data.get("pid"), data.get("token"))
         except (MathgamesError, ValueError, KeyError, TypeError) as error:

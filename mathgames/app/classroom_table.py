@@ -31,7 +31,7 @@ from mathgames.classroom.session import (
 )
 from mathgames.classroom.store import Event, normalize_code
 from mathgames.core.board_widget import BoardWidget
-from mathgames.core.errors import MathgamesError
+from mathgames.core.errors import MathgamesError, read_save
 from mathgames.core.i18n import format_number, translator
 from mathgames.core.levels import DEFAULT_LEVEL
 from mathgames.core.svg import TEXT_PALETTE, esc
@@ -233,7 +233,7 @@ class TablePage(w.VBox):
         if self.watching:
             return None
         try:
-            data = json.loads(kept)
+            data = read_save(kept, "kept pass")
             state = self.room.load_table(data["code"])
             self.room.check_player(state, data.get("pid"), data.get("token"))
         except (MathgamesError, ValueError, KeyError, TypeError) as error:

@@ -32,7 +32,7 @@ from mathgames.classroom.session import (
 )
 from mathgames.classroom.store import Event, normalize_code
 from mathgames.core.board_widget import BoardWidget
-from mathgames.core.errors import MathgamesError
+from mathgames.core.errors import MathgamesError, read_save
 from mathgames.core.i18n import format_number, get_language, translator
 from mathgames.core.svg import esc
 from mathgames.core.ui_widget import Confirm
@@ -247,7 +247,7 @@ class TeacherPage(w.VBox):
     def resume(self, kept: str) -> None:
         """Take back the class this browser opened (after a reload)."""
         try:
-            data = json.loads(kept)
+            data = read_save(kept, "kept pass")
             state = self.room.load_class(normalize_code(data["code"]))
             self.room.check_teacher(state, data.get("token"))
         except (MathgamesError, ValueError, KeyError, TypeError) as error:

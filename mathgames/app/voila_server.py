@@ -325,11 +325,13 @@ def message_header(message: bytes | dict[str, Any] | str, v1: bool) -> dict[str,
     'comm_msg'
     >>> message_header(bytes([255]) * 64, v1=True) is None
     True
+    >>> message_header("[" * 100_000 + "]" * 100_000, v1=False) is None
+    True
     """
     if isinstance(message, dict):
         return message.get("header")
     if isinstance(message, str):
-        with contextlib.suppress(ValueError):
+        with contextlib.suppress(ValueError, RecursionError, AttributeError):
             return json.loads(message).get("header")
         return None
     try:
@@ -348,7 +350,7 @@ def message_header(message: bytes | dict[str, Any] | str, v1: bool) -> dict[str,
                        for i in range(count)]
             header = json.loads(message[offsets[0]:offsets[1] if count > 1 else None])
             header = header.get("header") if isinstance(header, dict) else None
-    except (ValueError, IndexError, UnicodeDecodeError):
+    except (ValueError, IndexError, UnicodeDecodeError, RecursionError):
         return None
     return header if isinstance(header, dict) else None
 

@@ -14,8 +14,12 @@ as it was.
 
 from __future__ import annotations
 
+import json
+from typing import Any
+
 __all__ = [
     "CorruptSaveError", "IllegalMoveError", "InvalidMoveError", "MathgamesError", "SetupError",
+    "read_save",
 ]
 
 
@@ -53,6 +57,26 @@ class CorruptSaveError(MathgamesError, ValueError):
     ...
     mathgames.core.errors.CorruptSaveError: line 3: 'players' must be a list
     """
+
+
+def read_save(text: Any, what: str = "saved game") -> Any:
+    """The JSON data of a saved game's text (``what`` it should be, for the message), or
+    :class:`CorruptSaveError` if it is not JSON (or not text at all, or nested too deeply to
+    read); what the data must hold is for each game to check.
+
+    >>> read_save('{"game": "halma"}')
+    {'game': 'halma'}
+    >>> try:
+    ...     read_save("{'game'")
+    ... except CorruptSaveError as error:
+    ...     print(error)
+    not a saved game: the text is not JSON, or nested too deeply
+    """
+    try:
+        return json.loads(text)
+    except (TypeError, ValueError, RecursionError):
+        raise CorruptSaveError(f"not a {what}: the text is not JSON, or nested too "
+                               "deeply") from None
 
 
 class SetupError(MathgamesError, ValueError):

@@ -26,7 +26,7 @@ from typing import Any
 import ipywidgets as w
 
 from mathgames.core.board_widget import BoardWidget
-from mathgames.core.errors import CorruptSaveError, MathgamesError
+from mathgames.core.errors import CorruptSaveError, MathgamesError, read_save
 from mathgames.core.i18n import on_language_change, translator
 from mathgames.core.levels import DEFAULT_LEVEL
 from mathgames.core.resume_widget import ResumeBanner
@@ -556,11 +556,7 @@ class HalmaApp(w.VBox):
 
     def load(self, text: str) -> None:
         """Resume a game saved by :meth:`save`; CorruptSaveError (nothing changed) if bad."""
-        try:
-            data = json.loads(text)
-        except (TypeError, ValueError, RecursionError):
-            raise CorruptSaveError("not a saved game: the text is not JSON, or nested too "
-                                   "deeply") from None
+        data = read_save(text)
         if not isinstance(data, dict) or data.get("game") != "halma":
             raise CorruptSaveError("the saved game is not a Halma game")
         if data.get("version") != SAVE_VERSION:

@@ -30,7 +30,12 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from mathgames.core.errors import CorruptSaveError, IllegalMoveError, InvalidMoveError
+from mathgames.core.errors import (
+    CorruptSaveError,
+    IllegalMoveError,
+    InvalidMoveError,
+    read_save,
+)
 from mathgames.matematiko.deck import (
     DEAL_LENGTH,
     GameCodeError,
@@ -409,11 +414,7 @@ class Match:
         """A match from :meth:`to_json` text; ``CorruptSaveError`` for anything wrong."""
         if not isinstance(text, (str, bytes)):
             raise CorruptSaveError("a saved game is text")
-        try:
-            data = json.loads(text)
-        except (TypeError, ValueError, RecursionError):
-            raise CorruptSaveError("not a saved game: the text is not JSON, or nested too "
-                                   "deeply") from None
+        data = read_save(text)
         return cls.from_dict(data)
 
     @classmethod

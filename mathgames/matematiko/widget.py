@@ -21,7 +21,7 @@ from typing import Any
 import ipywidgets as w
 
 from mathgames.core.board_widget import BoardWidget
-from mathgames.core.errors import CorruptSaveError, MathgamesError
+from mathgames.core.errors import CorruptSaveError, MathgamesError, read_save
 from mathgames.core.i18n import LANGUAGES, on_language_change, translator
 from mathgames.core.resume_widget import ResumeBanner
 from mathgames.core.svg import esc
@@ -596,11 +596,7 @@ class MatematikoApp(w.VBox):
 
     def load(self, text: str) -> None:
         """Resume a saved game; ``CorruptSaveError`` (and no change) if it is bad."""
-        try:
-            data = json.loads(text)
-        except (TypeError, ValueError, RecursionError):
-            raise CorruptSaveError("not a saved game: the text is not JSON, or nested too "
-                                   "deeply") from None
+        data = read_save(text)
         if not isinstance(data, dict) or data.get("app") != "matematiko" or data.get(
                 "mode") not in MODES:
             raise CorruptSaveError("not a saved Matematiko game")

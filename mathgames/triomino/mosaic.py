@@ -27,7 +27,12 @@ import json
 from collections.abc import Iterable
 from typing import Any
 
-from mathgames.core.errors import CorruptSaveError, IllegalMoveError, InvalidMoveError
+from mathgames.core.errors import (
+    CorruptSaveError,
+    IllegalMoveError,
+    InvalidMoveError,
+    read_save,
+)
 from mathgames.triomino.geometry import (
     Cell,
     Point,
@@ -576,9 +581,5 @@ class Mosaic:
         """
         if not isinstance(text, str) or len(text) > 100_000:
             raise CorruptSaveError("a saved mosaic must be JSON text of a sensible size")
-        try:
-            data = json.loads(text)
-        except ValueError as error:
-            raise CorruptSaveError(f"the saved mosaic is not JSON: {error}") from None
-        return cls.from_dict(data, limit=limit)
+        return cls.from_dict(read_save(text, "saved mosaic"), limit=limit)
 

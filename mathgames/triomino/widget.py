@@ -24,7 +24,7 @@ from typing import Any
 import ipywidgets as w
 
 from mathgames.core.board_widget import BoardWidget
-from mathgames.core.errors import CorruptSaveError, MathgamesError
+from mathgames.core.errors import CorruptSaveError, MathgamesError, read_save
 from mathgames.core.i18n import LANGUAGES, on_language_change, translator
 from mathgames.core.levels import DEFAULT_LEVEL
 from mathgames.core.resume_widget import ResumeBanner
@@ -930,11 +930,7 @@ class TriominoApp(w.VBox):
 
     def load(self, text: str) -> None:
         """Resume a saved game; raises CorruptSaveError (and changes nothing) on bad text."""
-        try:
-            data = json.loads(text)
-        except (TypeError, ValueError, RecursionError):
-            raise CorruptSaveError("not a saved game: the text is not JSON, or nested too "
-                                   "deeply") from None
+        data = read_save(text)
         if not isinstance(data, dict) or data.get("format") != SAVE_FORMAT:
             raise CorruptSaveError("not a saved Triomino game")
         game = Game.from_dict(data.get("game"))

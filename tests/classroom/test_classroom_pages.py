@@ -331,9 +331,14 @@ def test_a_forged_pass_is_refused(in_thread: Callable[..., None]) -> None:
         intruder = JoinPage(code="")
         intruder.board.offer_stored(json.dumps(forged))
         assert intruder.state is None and "not valid" in intruder.message.value
+        nested = JoinPage(code="")  # deeper than Python's JSON reader goes
+        nested.board.offer_stored("[" * 100_000 + "]" * 100_000)
+        assert nested.state is None and "not JSON" in nested.message.value
         thief = TeacherPage()
         thief.resume(json.dumps({"code": teacher.state.code, "token": ann.token}))
         assert thief.state is None and "only the teacher" in thief.message.value
+        thief.resume("[" * 100_000 + "]" * 100_000)
+        assert thief.state is None and "not JSON" in thief.message.value
 
     in_thread(body)
 
@@ -864,6 +869,9 @@ def test_a_reloaded_table_page_takes_back_its_seat(in_thread: Callable[..., None
         forged = TablePage(table="")
         forged.board.offer_stored(json.dumps(json.loads(kept) | {"token": "made-up"}))
         assert forged.state is None and "not valid" in forged.message.value
+        nested = TablePage(table="")
+        nested.board.offer_stored("[" * 100_000 + "]" * 100_000)
+        assert nested.state is None and "not JSON" in nested.message.value
 
     in_thread(body)
 

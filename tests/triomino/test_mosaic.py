@@ -227,6 +227,7 @@ def test_save_and_load_round_trip_and_refuse_bad_input():
         json.dumps({**good, "cells": [[0, 0, True]]}), json.dumps({**good, "cells": [[0, 0, 7]]}),
         json.dumps({**good, "cells": [[k, 0, 0] for k in range(57)]}),
         json.dumps({**good, "cells": [[10**6, 0, 0]]}), 12,
+        "[" * 40_000 + "]" * 40_000,  # nested deeper than Python's JSON reader goes
     ]
     for text in bad_inputs:
         with pytest.raises(CorruptSaveError):
