@@ -61,22 +61,29 @@ class CorruptSaveError(MathgamesError, ValueError):
 
 def read_save(text: Any, what: str = "saved game") -> Any:
     """The JSON data of a saved game's text (``what`` it should be, for the message), or
-    :class:`CorruptSaveError` if it is not JSON (or not text at all, or nested too deeply to
-    read); what the data must hold is for each game to check.
+    :class:`CorruptSaveError` saying where the text stops being JSON (or that it is nested
+    too deeply to read, or is not text); what the data must hold is for each game to check.
 
     >>> read_save('{"game": "halma"}')
     {'game': 'halma'}
-    >>> try:
-    ...     read_save("{'game'")
-    ... except CorruptSaveError as error:
-    ...     print(error)
-    not a saved game: the text is not JSON, or nested too deeply
+    >>> for text in ('{"game" "halma"}', "[" * 100_000, None):
+    ...     try:
+    ...         read_save(text)
+    ...     except CorruptSaveError as error:
+    ...         print(error)
+    not a saved game: the text is not JSON (Expecting ':' delimiter, line 1, column 9)
+    not a saved game: the text is nested too deeply
+    not a saved game: not JSON text
     """
     try:
         return json.loads(text)
-    except (TypeError, ValueError, RecursionError):
-        raise CorruptSaveError(f"not a {what}: the text is not JSON, or nested too "
-                               "deeply") from None
+    except json.JSONDecodeError as error:
+        raise CorruptSaveError(f"not a {what}: the text is not JSON ({error.msg}, line "
+                               f"{error.lineno}, column {error.colno})") from None
+    except RecursionError:
+        raise CorruptSaveError(f"not a {what}: the text is nested too deeply") from None
+    except (TypeError, ValueError):  # not text, or bytes that are not UTF-8
+        raise CorruptSaveError(f"not a {what}: not JSON text") from None
 
 
 class SetupError(MathgamesError, ValueError):
