@@ -555,10 +555,12 @@ class TeacherPage(w.VBox):
             title = game_title(table.game_name)
             # the table's page, watched without a seat (in a new tab: this page stays)
             watch = f"table.ipynb?lang={get_language()}&watch={quote(table.code)}"
-            said = _("Watch table {code}").format(code=table.code)  # starts as the link reads
+            # its name starts as the link reads, and says where it opens
+            said = _("Watch table {code} (opens a new tab)").format(code=table.code)
             rows.append(f"<li><b>{esc(table.code)}</b> {esc(title)}: {players} "
                         f'({esc(where)}) <a class="mg-watch-table" href="{esc(watch)}" '
-                        f'target="_blank" aria-label="{esc(said)}">{esc(_("watch"))}</a></li>')
+                        f'target="_blank" rel="noopener" aria-label="{esc(said)}">'
+                        f'{esc(_("watch"))}</a></li>')
         body = "".join(rows) or f"<li>{esc(_('No table yet'))}</li>"
         self.tables.value = f"<h3>{esc(_('Tables of this class'))}</h3><ul>{body}</ul>"
 

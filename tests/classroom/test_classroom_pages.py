@@ -769,7 +769,8 @@ def test_the_teacher_watches_a_table_from_the_list(in_thread: Callable[..., None
         code = ann.state.code
         teacher.show_tables()
         link = re.search(r'<a class="mg-watch-table" href="([^"]+)" target="_blank" '
-                         r'aria-label="Watch table (\w+)">watch</a>', teacher.tables.value)
+                         r'rel="noopener" aria-label="Watch table (\w+) \(opens a new tab\)">'
+                         r'watch</a>', teacher.tables.value)
         assert link and link.group(2) == code
         assert html.unescape(link.group(1)) == f"table.ipynb?lang=en&watch={code}"
         # the link's page: the table as it is, no form, nothing to play with
