@@ -52,7 +52,7 @@ postgresql:
 	@$(ENSURE)-postgresql
 
 lint: $(VENV)/.installed-test
-	$(BIN)/ruff check mathgames tests bench
+	$(BIN)/ruff check mathgames tests bench conftest.py
 
 test: chromium postgresql lint
 	$(BIN)/python -m pytest --nbval -n $(TEST_JOBS) --dist loadfile $(PYTEST_ARGS)
