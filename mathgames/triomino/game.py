@@ -32,6 +32,7 @@ from mathgames.core.errors import (
     InvalidMoveError,
     MathgamesError,
     SetupError,
+    read_save,
 )
 from mathgames.core.i18n import translator
 from mathgames.triomino.geometry import Cell, cell_id
@@ -664,11 +665,7 @@ class Game:
         """
         if not isinstance(text, str):
             raise CorruptSaveError("a saved game must be text")
-        try:
-            data = json.loads(text)
-        except (ValueError, RecursionError) as error:
-            raise CorruptSaveError(f"the saved game is not valid JSON: {error}") from None
-        return cls.from_dict(data, history=history)
+        return cls.from_dict(read_save(text), history=history)
 
     @classmethod
     def from_dict(cls, data: Any, *, history: bool = True) -> Game:

@@ -180,10 +180,15 @@ def shown(value: Any) -> str:
 
     >>> shown("no"), shown(True), shown([1, 2]), shown(None), len(shown("x" * 99))
     ('"no"', 'true', '[1, 2]', 'null', 40)
+    >>> deep = []
+    >>> for _ in range(5000):
+    ...     deep = [deep]
+    >>> shown(deep)  # nested deeper than it can be written out
+    'a list'
     """
     try:
         text = json.dumps(value, ensure_ascii=False, separators=(", ", ": "))
-    except (TypeError, ValueError):
+    except (TypeError, ValueError, RecursionError):
         text = f"a {type(value).__name__}"
     return text if len(text) <= 40 else text[:39] + "…"
 

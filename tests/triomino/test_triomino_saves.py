@@ -252,6 +252,14 @@ def test_deeply_nested_text_is_refused():
     for text in ("[" * 100000 + "]" * 100000, '{"a":' * 50000 + "1" + "}" * 50000):
         with pytest.raises(CorruptSaveError):
             Game.from_json(text)
+    # a field nested deeper than its message can write it out (the message says "a list")
+    deep: list = []
+    for _ in range(5000):
+        deep = [deep]
+    for key in ("round", "phase", "current"):
+        data = Game(seed=1).to_dict() | {key: deep}
+        with pytest.raises(CorruptSaveError, match=f"{key}.* a list"):
+            Game.from_dict(data)
 
 
 def test_presets_survive_their_own_round_trip():
