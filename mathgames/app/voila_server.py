@@ -327,13 +327,18 @@ def message_header(message: bytes | dict[str, Any] | str, v1: bool) -> dict[str,
     True
     >>> message_header("[" * 100_000 + "]" * 100_000, v1=False) is None
     True
+    >>> message_header('[{"header": {}}]', v1=False) is None  # not a message at all
+    True
     """
     if isinstance(message, dict):
         return message.get("header")
     if isinstance(message, str):
-        with contextlib.suppress(ValueError, RecursionError, AttributeError):
-            return json.loads(message).get("header")
-        return None
+        try:
+            data = json.loads(message)
+        except (ValueError, RecursionError):
+            return None
+        header = data.get("header") if isinstance(data, dict) else None
+        return header if isinstance(header, dict) else None
     try:
         if v1:
             count = int.from_bytes(message[:8], "little")
