@@ -287,7 +287,13 @@ def header_html(notebook: str, title: str | None = None) -> str:
     """The header bar of a page as HTML (with the app's style sheet).
 
     ``notebook`` is the page's English path (as in :data:`PAGES`); the bar links
-    to the landing page and to this page in each of the four languages.
+    to the landing page, to the page where a student joins a class (except on that
+    page itself) and to this page in each of the four languages.
+
+    >>> 'class="mg-join-link"' in header_html("halma.ipynb")
+    True
+    >>> 'class="mg-join-link"' in header_html("join.ipynb")
+    False
     """
     shown = title if title is not None else page_title(notebook)
     here = page_path(notebook)
@@ -302,12 +308,14 @@ def header_html(notebook: str, title: str | None = None) -> str:
         f'<a class="mg-related" href="{esc(link(other, here=here))}">'
         f"{esc(_related_text(other))}</a>"
         for other in RELATED.get(notebook, ()))
+    # every page links to the class's door, except the door itself (its title says it)
+    join = ("" if notebook == "join.ipynb" else
+            f'<a class="mg-join-link" href="{esc(link("join.ipynb", here=here))}">'
+            f'{esc(_("Join a class"))}</a>')
     return (
         STYLE + '<div class="mg-page"><div class="mg-header">'
         f'<a class="mg-home" href="{esc(home)}">{esc(_("Maths games"))}</a>'
-        f'<span class="mg-title">{esc(shown)}</span>{related}'
-        f'<a class="mg-join-link" href="{esc(link("join.ipynb", here=here))}">'
-        f'{esc(_("Join a class"))}</a>'
+        f'<span class="mg-title">{esc(shown)}</span>{related}{join}'
         f'<span class="mg-langs" aria-label="{esc(_("Language"))}">{languages}</span>'
         "</div></div>"
     )
