@@ -79,7 +79,7 @@ def address_html(url: str) -> str:
         f'<div><div style="font-size:18px">{esc(_("Students open this address:"))}</div>'
         f'<div class="mg-class-url" style="font-size:34px;font-weight:bold;'
         f'font-family:monospace">{esc(shown)}</div>'
-        f'<div style="font-size:16px">{esc(_("or scan the code with a tablet."))}</div>'
+        f'<div style="font-size:16px">{esc(_("or scan the code with a phone or tablet."))}</div>'
         "</div></div>"
     )
 
