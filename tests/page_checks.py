@@ -63,6 +63,36 @@ NULL_TIPS_JS = """() => Array.from(document.querySelectorAll('[title], [aria-lab
   .filter(e => ['null', 'undefined', ''].includes((e.getAttribute('title') ?? 'x').trim())
                || ['null', 'undefined'].includes(e.getAttribute('aria-label')))
   .map(e => e.outerHTML.slice(0, 80))"""
+# Controls drawn over one another (a field's control spilling onto the next row's buttons):
+# each pair of visible buttons, fields, links and the board inside ``scope`` (the app's
+# widgets by default) whose boxes overlap by more than 2 px both ways, leaving out a control
+# inside another (a file field's hidden input).
+OVERLAP_JS = """(scope = '.mg-app') => {
+  const shown = Array.from(document.querySelectorAll(
+      ['button', 'select', 'input:not([type=file])', 'textarea', 'a[href]', '.mathgames-board']
+        .map(tag => scope + ' ' + tag).join(', ')))
+    .filter(e => e.getClientRects().length > 0 && !e.closest('.mathgames-board svg')
+                 && getComputedStyle(e).visibility !== 'hidden');
+  const name = e => {  // the nearest of the app's class names, and the text
+    const named = e.closest('[class*="mg-"]');
+    const mine = named ? Array.from(named.classList).find(c => c.startsWith('mg-')) : null;
+    return (mine ? '.' + mine : '') + ' "'
+      + (e.textContent || e.value || e.getAttribute('aria-label') || '').trim().slice(0, 24)
+      + '"'; };
+  const found = [];
+  for (let i = 0; i < shown.length; i++) {
+    const a = shown[i].getBoundingClientRect();
+    for (let j = i + 1; j < shown.length; j++) {
+      if (shown[i].contains(shown[j]) || shown[j].contains(shown[i])) continue;
+      const b = shown[j].getBoundingClientRect();
+      const x = Math.min(a.right, b.right) - Math.max(a.left, b.left);
+      const y = Math.min(a.bottom, b.bottom) - Math.max(a.top, b.top);
+      if (x > 2 && y > 2)
+        found.push(shown[i].tagName + name(shown[i]) + ' / ' + shown[j].tagName
+                   + name(shown[j]) + ' (' + Math.round(x) + 'x' + Math.round(y) + ' px)');
+    }
+  }
+  return found; }"""
 SMALLEST_JS = """sel => { const cells = document.querySelectorAll(sel + ' [data-cell]');
   let best = Infinity;
   for (const c of cells) { const r = c.getBoundingClientRect();

@@ -1,7 +1,7 @@
 """Every game page on a projector (1280x720) and a phone (390x844), in every language,
 in a real Voila server and Chromium: what must be on screen is, no button label is cut,
-the cells are big enough to hit, axe-core finds no serious accessibility problem, and a
-page in Polish, Czech or Russian shows no English text.
+no control is drawn over another, the cells are big enough to hit, axe-core finds no
+serious accessibility problem, and a page in Polish, Czech or Russian shows no English text.
 
 One page load per game and language; the phone layout is checked by resizing that same
 page (the layouts are CSS media queries). The smallest clickable cell of each board is
@@ -23,6 +23,7 @@ from tests.page_checks import (
     MIN_TEXT_PX,
     NULL_TIPS_JS,
     OVERFLOW_JS,
+    OVERLAP_JS,
     PAGE_CUT_JS,
     PHONE,
     PROJECTOR,
@@ -81,6 +82,7 @@ def test_game_page_fits_speaks_the_language_and_passes_axe(
         problems += [f"set-up {size['width']}: cut label {t}"
                      for t in page.evaluate(LABEL_CUT_JS)]
         problems += [f"set-up: small text {t}" for t in page.evaluate(SMALL_TEXT_JS, MIN_TEXT_PX)]
+        problems += [f"set-up {size['width']}: overlap {t}" for t in page.evaluate(OVERLAP_JS)]
         if size == PHONE:
             problems += [f"set-up on a phone: fields apart: {t}"
                          for t in page.evaluate(FIELDS_APART_JS)]
@@ -117,6 +119,7 @@ def test_game_page_fits_speaks_the_language_and_passes_axe(
                      f"{notebook} {lang} {name}")
         problems += [f"{name}: cut label {t}" for t in page.evaluate(OVERFLOW_JS)]
         problems += [f"{name}: small text {t}" for t in page.evaluate(SMALL_TEXT_JS, MIN_TEXT_PX)]
+        problems += [f"{name}: overlap {t}" for t in page.evaluate(OVERLAP_JS)]
         cells[name] = page.evaluate(SMALLEST_JS, parts["board"])
         if parts["own"] != parts["board"]:
             cells[f"{name}, own tiles"] = page.evaluate(SMALLEST_JS, parts["own"])
@@ -170,6 +173,7 @@ def test_mosaic_page_fits_speaks_the_language_and_passes_axe(
         wait_layout(page)
         problems += [f"{name}: cut label {t}" for t in page.evaluate(PAGE_CUT_JS)]
         problems += [f"{name}: small text {t}" for t in page.evaluate(SMALL_TEXT_JS, MIN_TEXT_PX)]
+        problems += [f"{name}: overlap {t}" for t in page.evaluate(OVERLAP_JS)]
     if lang != "en":
         problems += [f"English text {t!r}" for t in english_left(page, lang)]
     problems += [f"axe: {v}" for v in axe_violations(page)]
@@ -217,6 +221,7 @@ def test_lesson_on_a_phone_fits_and_speaks_the_language(
     wait_outputs(page)
     problems = [f"cut label {t}" for t in page.evaluate(PAGE_CUT_JS)]
     problems += [f"scrolls sideways: {t}" for t in page.evaluate(SIDEWAYS_BOXES_JS)]
+    problems += [f"overlap {t}" for t in page.evaluate(OVERLAP_JS, ".jp-OutputArea-output")]
     if lang != "en":
         problems += [f"English text {t!r}" for t in english_left(page, lang)]
     problems += [f"axe: {v}" for v in axe_violations(page)]

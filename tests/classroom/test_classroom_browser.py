@@ -28,6 +28,7 @@ from tests.page_checks import (
     FIELDS_APART_JS,
     MIN_CELL_PX,
     MIN_TEXT_PX,
+    OVERLAP_JS,
     PAGE_CUT_JS,
     PHONE,
     PROJECTOR,
@@ -306,10 +307,12 @@ SIDEWAYS_JS = "() => document.documentElement.scrollWidth - window.innerWidth"
 
 def page_problems(page: Any, lang: str, where: str) -> list[str]:
     """What is wrong with a classroom page as it is now: cut labels, a form's fields
-    not lined up, sideways scrolling, English in another language, axe-core's serious
-    findings."""
+    not lined up, controls drawn over one another, sideways scrolling, English in another
+    language, axe-core's serious findings."""
     wait_layout(page)
     problems = [f"{where}: cut {t}" for t in page.evaluate(PAGE_CUT_JS)]
+    problems += [f"{where}: overlap {t}"
+                 for t in page.evaluate(OVERLAP_JS, ".jp-OutputArea-output")]
     problems += [f"{where}: fields apart {t}" for t in page.evaluate(FIELDS_APART_JS)]
     if (sideways := page.evaluate(SIDEWAYS_JS)) > 0.5:
         problems.append(f"{where}: {sideways} px wider than the window")
