@@ -98,6 +98,7 @@ def test_game_page_fits_speaks_the_language_and_passes_axe(
         page.locator(".mg-preset select").select_option(index=last)
         page.wait_for_selector(".mg-custom-rules .widget-inline-hbox")
         problems += [f"custom rules: cut label {t}" for t in page.evaluate(LABEL_CUT_JS)]
+        problems += [f"custom rules: overlap {t}" for t in page.evaluate(OVERLAP_JS)]
         problems += [f"axe, custom rules: {v}" for v in axe_violations(page)]
         page.locator(".mg-preset select").select_option(index=list(PRESETS).index("pressman"))
     if notebook == "matematiko.ipynb":
