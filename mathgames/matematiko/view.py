@@ -206,8 +206,9 @@ def render_grid(grid: Sequence[int | None], current: int | None = None,
                      f' rx="10" fill="none" stroke="{CURSOR}" stroke-width="6"'
                      f' pointer-events="none"/>')
     # the header: code and player on the left, the called number, the total on the right
+    # (its small labels at 26 units: about 12 px on a phone, where the grid is 390 px wide)
     if code:
-        parts.append(f'<text x="{X0}" y="32" font-size="20" fill="{MUTED}">'
+        parts.append(f'<text x="{X0}" y="32" font-size="26" fill="{MUTED}">'
                      f'{esc(_("Game code"))}</text>')
         parts.append(f'<text class="mg-code" x="{X0}" y="70" font-size="36" font-weight="bold"'
                      f' letter-spacing="2" fill="{INK}">{esc(code)}</text>')
@@ -215,7 +216,7 @@ def render_grid(grid: Sequence[int | None], current: int | None = None,
         parts.append(f'<text x="{X0}" y="106" font-size="24" font-weight="bold"'
                      f' fill="{PALETTE[0]}">{esc(player)}</text>')
     if calls is not None:
-        parts.append(f'<text x="{X0}" y="136" font-size="20" fill="{MUTED}">'
+        parts.append(f'<text x="{X0}" y="138" font-size="26" fill="{MUTED}">'
                      f'{esc(_("Number {k} of 25").format(k=calls))}</text>')
     card_x = X0 + 3 * CELL - 50
     parts.append(f'<rect x="{num(card_x)}" y="12" width="100" height="120" rx="10"'
@@ -224,7 +225,7 @@ def render_grid(grid: Sequence[int | None], current: int | None = None,
     parts.append(f'<text class="mg-current" x="{num(card_x + 50)}" y="96" text-anchor="middle"'
                  f' font-size="72" font-weight="bold" fill="{INK}">'
                  f'{"" if current is None else current}</text>')
-    parts.append(f'<text x="{WIDTH - 20}" y="44" text-anchor="end" font-size="22"'
+    parts.append(f'<text x="{WIDTH - 20}" y="44" text-anchor="end" font-size="26"'
                  f' fill="{INK}">{esc(_("Total"))}</text>')
     parts.append(f'<text class="mg-total-svg" data-total="{total}" x="{WIDTH - 20}" y="100"'
                  f' text-anchor="end" font-size="54" font-weight="bold" fill="{INK}">'
