@@ -145,6 +145,29 @@ def _line_mark(index: int, points: int, combo: str) -> str:
     )
 
 
+#: Room for the player's name, left of the called number's card.
+NAME_ROOM = 3 * CELL - 50 - 10
+
+
+def _name_text(player: str) -> str:
+    """The player's name above the grid, fitted into :data:`NAME_ROOM`: 24 units high
+    while it fits (a bold letter is at most about 0.7 of its height wide), smaller for a
+    long name down to 16, then squeezed to the room (a match allows 40 characters).
+
+    >>> 'font-size="24"' in _name_text("Ann"), "textLength" in _name_text("Ann")
+    (True, False)
+    >>> 'font-size="16"' in _name_text("W" * 40), 'textLength="240"' in _name_text("W" * 40)
+    (True, True)
+    """
+    size = 24
+    if 0.7 * size * len(player) > NAME_ROOM:
+        size = max(16, int(NAME_ROOM / (0.7 * len(player))))
+    squeeze = (f' textLength="{NAME_ROOM}" lengthAdjust="spacingAndGlyphs"'
+               if 0.7 * size * len(player) > NAME_ROOM else "")
+    return (f'<text class="mg-player-name" x="{X0}" y="106" font-size="{size}"'
+            f' font-weight="bold" fill="{PALETTE[0]}"{squeeze}>{esc(player)}</text>')
+
+
 def render_grid(grid: Sequence[int | None], current: int | None = None,
                 cursor: int | None = None, hints: Mapping[int, CellHint] | None = None,
                 code: str | None = None, player: str | None = None,
@@ -213,13 +236,13 @@ def render_grid(grid: Sequence[int | None], current: int | None = None,
         parts.append(f'<text class="mg-code" x="{X0}" y="70" font-size="36" font-weight="bold"'
                      f' letter-spacing="2" fill="{INK}">{esc(code)}</text>')
     if player:
-        parts.append(f'<text x="{X0}" y="106" font-size="24" font-weight="bold"'
-                     f' fill="{PALETTE[0]}">{esc(player)}</text>')
+        parts.append(_name_text(player))
     if calls is not None:
         parts.append(f'<text x="{X0}" y="138" font-size="26" fill="{MUTED}">'
                      f'{esc(_("Number {k} of 25").format(k=calls))}</text>')
     card_x = X0 + 3 * CELL - 50
-    parts.append(f'<rect x="{num(card_x)}" y="12" width="100" height="120" rx="10"'
+    parts.append(f'<rect class="mg-current-card" x="{num(card_x)}" y="12" width="100"'
+                 f' height="120" rx="10"'
                  f' fill="{"#fff8e6" if current is not None else "#f4f4f4"}" stroke="{INK}"'
                  f' stroke-width="3"/>')
     parts.append(f'<text class="mg-current" x="{num(card_x + 50)}" y="96" text-anchor="middle"'

@@ -40,3 +40,23 @@ def test_a_full_game_by_clicking_shows_the_cores_total(notebook_page: Any) -> No
         == str(expected)
     assert page.locator(".mg-csv a").get_attribute("href").startswith("data:text/csv;base64,")
     assert page.mg_errors == []
+
+
+@pytest.mark.parametrize("player", ["Ann", "Maximilian-Alexander", "Щербаковская-Кузнецова",
+                                    "Wolfgang Amadeus Mozart-Schmidt Junior X"])
+def test_a_long_name_stays_left_of_the_called_number(page: Any, player: str) -> None:
+    """A player's name (up to 40 characters in a match) is drawn beside the called number's
+    card, never under it, and stays readable (at least 16 units high); measured in Chromium."""
+    from mathgames.matematiko.view import render_grid
+
+    svg = render_grid([None] * 25, current=13, code="ABC123", player=player, calls=25)
+    page.set_content(f"<html><body style='margin:0'><div style='width:710px'>{svg}</div>"
+                     "</body></html>")
+    name, card, size = page.evaluate("""() => {
+        const name = document.querySelector('.mg-player-name');
+        const card = document.querySelector('.mg-current-card');
+        const box = e => { const b = e.getBBox(); return {x: b.x, width: b.width}; };
+        return [box(name), box(card), Number(name.getAttribute('font-size'))]; }""")
+    assert name["width"] > 0
+    assert name["x"] + name["width"] < card["x"], (player, name, card)
+    assert size >= 16
