@@ -145,25 +145,28 @@ def _line_mark(index: int, points: int, combo: str) -> str:
     )
 
 
-#: Room for the player's name, left of the called number's card.
-NAME_ROOM = 3 * CELL - 50 - 10
+#: The called number's card, centred over the grid's middle column.
+CARD_X = X0 + 3 * CELL - 50
+#: Room for the player's name, left of that card.
+NAME_ROOM = CARD_X - X0 - 10
+#: The widest a bold letter is, as a share of its height.
+_BOLD_WIDTH = 0.7
 
 
 def _name_text(player: str) -> str:
     """The player's name above the grid, fitted into :data:`NAME_ROOM`: 24 units high
-    while it fits (a bold letter is at most about 0.7 of its height wide), smaller for a
-    long name down to 16, then squeezed to the room (a match allows 40 characters).
+    while it fits (a bold letter is at most :data:`_BOLD_WIDTH` of its height wide), smaller
+    for a long name down to 16, then squeezed to the room (a match allows 40 characters).
 
     >>> 'font-size="24"' in _name_text("Ann"), "textLength" in _name_text("Ann")
     (True, False)
     >>> 'font-size="16"' in _name_text("W" * 40), 'textLength="240"' in _name_text("W" * 40)
     (True, True)
     """
-    size = 24
-    if 0.7 * size * len(player) > NAME_ROOM:
-        size = max(16, int(NAME_ROOM / (0.7 * len(player))))
+    width = _BOLD_WIDTH * len(player)  # the name's width for each unit of its height
+    size = max(16, min(24, int(NAME_ROOM / width)))
     squeeze = (f' textLength="{NAME_ROOM}" lengthAdjust="spacingAndGlyphs"'
-               if 0.7 * size * len(player) > NAME_ROOM else "")
+               if width * size > NAME_ROOM else "")
     return (f'<text class="mg-player-name" x="{X0}" y="106" font-size="{size}"'
             f' font-weight="bold" fill="{PALETTE[0]}"{squeeze}>{esc(player)}</text>')
 
@@ -240,12 +243,11 @@ def render_grid(grid: Sequence[int | None], current: int | None = None,
     if calls is not None:
         parts.append(f'<text x="{X0}" y="138" font-size="26" fill="{MUTED}">'
                      f'{esc(_("Number {k} of 25").format(k=calls))}</text>')
-    card_x = X0 + 3 * CELL - 50
-    parts.append(f'<rect class="mg-current-card" x="{num(card_x)}" y="12" width="100"'
+    parts.append(f'<rect class="mg-current-card" x="{num(CARD_X)}" y="12" width="100"'
                  f' height="120" rx="10"'
                  f' fill="{"#fff8e6" if current is not None else "#f4f4f4"}" stroke="{INK}"'
                  f' stroke-width="3"/>')
-    parts.append(f'<text class="mg-current" x="{num(card_x + 50)}" y="96" text-anchor="middle"'
+    parts.append(f'<text class="mg-current" x="{num(CARD_X + 50)}" y="96" text-anchor="middle"'
                  f' font-size="72" font-weight="bold" fill="{INK}">'
                  f'{"" if current is None else current}</text>')
     parts.append(f'<text x="{WIDTH - 20}" y="44" text-anchor="end" font-size="26"'
