@@ -63,11 +63,18 @@ class JoinPage(w.VBox):
         self.board.on_key(self._key)
         self.cursor = 12  # the keyboard's cell (the middle), framed on the grid
         self.board.on_stored(self.rejoin)
+        self.undo_button = w.Button(description=_("Undo"), icon="undo", disabled=True,
+                                    tooltip=_("Take back the last number you placed, "
+                                              "until the next one is called (U)"),
+                                    layout=w.Layout(width="auto", display="none"))
+        self.undo_button.add_class("mg-undo")
+        self.undo_button.on_click(lambda _b: self.undo())
         self.leave_button = w.Button(description=_("Leave: join another class"),
                                      layout=w.Layout(width="auto", display="none"))
         self.leave_button.add_class("mg-leave-class")
         self.leave_button.on_click(lambda _b: self.leave())
-        super().__init__([self.form, self.message, self.status, self.board, self.leave_button])
+        super().__init__([self.form, self.message, self.status, self.board,
+                          w.HBox([self.undo_button, self.leave_button])])
         self.add_class("mg-join-page")
         self.add_class("mg-app")  # the game pages' sizes for a projector and a phone
 
@@ -100,6 +107,7 @@ class JoinPage(w.VBox):
         self.form.layout.display = "none"
         self.board.layout.display = None
         self.leave_button.layout.display = None
+        self.undo_button.layout.display = None
         self.message.value = ""
         if self.feed is not None:
             self.feed.stop()
@@ -117,6 +125,7 @@ class JoinPage(w.VBox):
         self.board.storage_value = ""  # the browser drops its kept copy
         self.board.layout.display = "none"
         self.leave_button.layout.display = "none"
+        self.undo_button.layout.display = "none"
         self.status.value = ""
         self.form.layout.display = None
 
@@ -173,6 +182,39 @@ class JoinPage(w.VBox):
             self.board.say(cell_title(cell_name(self.cursor), grid[self.cursor]))
         elif key in ("Enter", " "):
             self.click(cell_name(self.cursor))
+        elif key in ("Backspace", "Delete") or key.lower() == "u":
+            self.undo()
+
+    def undo(self) -> None:
+        """Take back the placement of the last number called (a tap on the wrong cell),
+        until the next number is called: the cell is free and the number to place again."""
+        state = self.state
+        if state is None or self.pid not in state.students:
+            return
+        cells = state.students[self.pid].cells
+        if not state.can_unplace(self.pid):
+            text = _("only your placement of the last number called can be taken back, "
+                     "before the next one")
+            self.message.value = f'<p role="alert">{esc(text)}</p>'
+            self.board.say(text)
+            return
+        cell = cells[-1]
+        try:
+            self.state = self.room.unplace(state.code, self.pid, self.token, len(cells) - 1,
+                                           state=state)
+        except MathgamesError as error:  # the next number came first, or the game changed
+            self.state = self.room.load_class(state.code)
+            if self.pid not in self.state.students:
+                self._removed()
+                return
+            self.message.value = f'<p role="alert">{esc(str(error))}</p>'
+            self.redraw()
+            return
+        self.cursor = cell
+        self.message.value = ""
+        self.redraw()
+        self.board.say(_("{cell} is free again: {status}").format(
+            cell=cell_name(cell), status=self._status_text()))
 
     def click(self, cell: str) -> None:
         """Place the next called number in ``cell`` ("a1".."e5")."""
@@ -216,6 +258,7 @@ class JoinPage(w.VBox):
                                      player=student.name, placing=current is not None,
                                      calls=placed + 1 if current is not None else called,
                                      cursor=self.cursor)
+        self.undo_button.disabled = not state.can_unplace(self.pid)
         text = self._status_text()
         self.status.value = (f'<p class="mg-join-line" data-placed="{placed}" '
                              f'data-called="{called}" style="font-size:22px">{esc(text)}</p>')

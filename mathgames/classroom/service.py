@@ -201,6 +201,17 @@ class Classroom:
 
         return self._act(state or self.load_class(code), build, self.load_class)
 
+    def unplace(self, code: str, pid: str, token: str, index: int,
+                state: ClassState | None = None) -> ClassState:
+        """A student takes back their placement of call number ``index`` (0-based),
+        which must be the last number called: a tap on the wrong cell, mended before
+        the next number comes."""
+        def build(s: ClassState) -> dict[str, Any]:
+            self.check_student(s, pid, token)
+            return {"type": "unplace", "pid": pid, "index": index}
+
+        return self._act(state or self.load_class(code), build, self.load_class)
+
     # -- a table -----------------------------------------------------------------------------
     def open_table(self, game: str, seats: int, class_code: str | None = None,
                    **settings: Any) -> str:

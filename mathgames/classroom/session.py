@@ -174,7 +174,9 @@ class ClassState:
     Events (all plain JSON): ``open`` (the teacher's token hash), ``join`` (a
     student: id, name, token hash), ``call`` (a number), ``place`` (a student's
     cell for call number ``index``; calls are placed in order, so a late joiner
-    places the numbers called so far one by one), ``uncall`` (the teacher takes
+    places the numbers called so far one by one), ``unplace`` (a student takes
+    back their placement of the last number called, before the next one comes: a
+    tap on the wrong cell), ``uncall`` (the teacher takes
     back call number ``index``, the last one: a card typed wrong; every student
     who placed it gets the cell back), ``again`` (once all 25 are called, the
     same class plays a new game with a new deck's ``seed``: the students stay,
@@ -186,8 +188,10 @@ class ClassState:
     >>> c.apply({"type": "join", "pid": "p1", "name": "Ann", "token_hash": "h"})
     >>> c.apply({"type": "call", "card": 7})
     >>> c.apply({"type": "place", "pid": "p1", "index": 0, "cell": 12})
+    >>> c.apply({"type": "unplace", "pid": "p1", "index": 0})
+    >>> c.apply({"type": "place", "pid": "p1", "index": 0, "cell": 6})
     >>> c.apply({"type": "uncall", "index": 0})
-    >>> c.calls, c.students["p1"].cells, c.students["p1"].grid[12]
+    >>> c.calls, c.students["p1"].cells, c.students["p1"].grid[6]
     ([], [], None)
     >>> c.apply({"type": "again", "seed": 4})
     Traceback (most recent call last):
@@ -214,6 +218,23 @@ class ClassState:
     def waiting(self) -> list[str]:
         """The ids of students who still have a called number to place."""
         return [pid for pid, s in self.students.items() if len(s.cells) < len(self.calls)]
+
+    def can_unplace(self, pid: str) -> bool:
+        """Whether student ``pid`` may take back a placement: the last number called,
+        placed, and no number called after it (a full grid has no other cell to choose).
+
+        >>> c = ClassState("K3M9T")
+        >>> c.apply({"type": "join", "pid": "p1", "name": "Ann", "token_hash": "h"})
+        >>> c.apply({"type": "call", "card": 7}); c.can_unplace("p1")
+        False
+        >>> c.apply({"type": "place", "pid": "p1", "index": 0, "cell": 12}); c.can_unplace("p1")
+        True
+        >>> c.apply({"type": "call", "card": 9}); c.can_unplace("p1")
+        False
+        """
+        student = self.students.get(pid)
+        return (student is not None and bool(self.calls) and not self.is_over
+                and len(student.cells) == len(self.calls))
 
     def student_by_name(self, name: str) -> Student | None:
         """The student with this name (compared without case), if any."""
@@ -345,6 +366,16 @@ class ClassState:
                 raise IllegalMoveError(_("that cell is taken"))
             student.cells.append(cell)
             student.grid[cell] = self.calls[index]
+        elif kind == "unplace":
+            student = self.students.get(_field(event, "pid", str))
+            index = _field(event, "index", int)
+            if student is None:
+                raise IllegalMoveError("no such student")
+            if not self.can_unplace(student.pid) or index != len(student.cells) - 1:
+                raise IllegalMoveError(
+                    _("only your placement of the last number called can be taken back, "
+                      "before the next one"))
+            student.grid[student.cells.pop()] = None
         else:
             raise InvalidMoveError(f"unknown class event {str(kind)[:20]!r}")
 

@@ -323,6 +323,60 @@ def test_a_student_plays_by_keyboard_and_hears_each_number(
     in_thread(body)
 
 
+def test_a_student_takes_back_a_tap_on_the_wrong_cell(in_thread: Callable[..., None]) -> None:
+    def body(loop: asyncio.AbstractEventLoop) -> None:
+        teacher = TeacherPage()
+        teacher.open_class()
+        ann, ben = join_as(teacher, "Ann"), join_as(teacher, "Ben")
+        assert ann.undo_button.layout.display is None and ann.undo_button.disabled
+        teacher.typed.value = 7
+        teacher.typed_button.click()
+        run_until(loop, lambda: ann.state.calls == ben.state.calls == [7])
+        assert ann.undo_button.disabled  # nothing placed yet
+        ann.board.click_cell("e5")  # meant: a1
+        ben.board.click_cell("b2")
+        run_until(loop, lambda: not teacher.state.waiting())
+        assert not ann.undo_button.disabled
+        ann.undo_button.click()
+        grid = ann.state.students[ann.pid].grid
+        assert grid[cell_index("e5")] is None and ann.undo_button.disabled
+        assert 'data-placed="0" data-called="1"' in ann.status.value
+        assert ann.board.announce == "e5 is free again: Place the 7"
+        assert 'class="mg-number"' not in ann.board.svg
+        # the teacher sees Ann thinking again, Ben's number stays where it was
+        run_until(loop, lambda: teacher.state.waiting() == [ann.pid])
+        assert 'data-state="thinking"' in teacher.students.value
+        assert ben.state.students[ben.pid].grid[cell_index("b2")] == 7
+        ann.board.click_cell("a1")
+        assert ann.state.students[ann.pid].grid[0] == 7
+        # by keyboard: U takes it back too, then Enter places it where the frame is
+        ann.board.press_key("u")
+        assert ann.state.students[ann.pid].cells == [] and ann.cursor == 0
+        ann.board.press_key("Enter")
+        assert ann.state.students[ann.pid].grid[0] == 7
+        # the next number is called: the 7 stays, and the student is told why
+        teacher.typed.value = 2
+        teacher.typed_button.click()
+        run_until(loop, lambda: ann.state.calls == [7, 2])
+        assert ann.undo_button.disabled
+        ann.board.press_key("Backspace")
+        assert "before the next one" in ann.message.value and 'role="alert"' in ann.message.value
+        assert ann.state.students[ann.pid].grid[0] == 7
+        # a page that has not heard of the next number yet tries: refused, and redrawn
+        ben.board.click_cell("b3")
+        ben.feed.stop()  # Ben's page will hear of the 5 only when Ben acts
+        teacher.typed.value = 5
+        teacher.typed_button.click()
+        assert ben.state.calls == [7, 2] and not ben.undo_button.disabled
+        ben.undo_button.click()
+        assert "before the next one" in ben.message.value
+        assert ben.state.calls == [7, 2, 5] and ben.state.students[ben.pid].grid[
+            cell_index("b3")] == 2
+        assert 'data-placed="2" data-called="3"' in ben.status.value
+
+    in_thread(body)
+
+
 def test_a_forged_pass_is_refused(in_thread: Callable[..., None]) -> None:
     def body(loop: asyncio.AbstractEventLoop) -> None:
         teacher = TeacherPage()

@@ -143,6 +143,43 @@ def test_the_teacher_takes_back_a_card_typed_wrong(store: Store) -> None:
         room.uncall(other, other_teacher, 0)
 
 
+def test_a_student_takes_back_a_tap_on_the_wrong_cell(store: Store) -> None:
+    room, code, teacher, [(ann, ann_t), (ben, ben_t)] = class_of_two(store, seed=6)
+    first = shuffled_deck(6)[0]
+    with pytest.raises(IllegalMoveError):
+        room.unplace(code, ann, ann_t, 0)  # nothing placed yet
+    room.place(code, ann, ann_t, 0, 24)  # meant: 0
+    room.place(code, ben, ben_t, 0, 3)
+    with pytest.raises(NotAllowedError):
+        room.unplace(code, ann, ben_t, 0)  # Ben's pass cannot take back Ann's number
+    with pytest.raises(NotAllowedError):
+        room.unplace(code, ann, "forged", 0)
+    with pytest.raises(IllegalMoveError):
+        room.unplace(code, ann, ann_t, 1)  # a number not placed
+    state = room.unplace(code, ann, ann_t, 0)
+    assert state.students[ann].cells == [] and state.students[ann].grid[24] is None
+    assert state.waiting() == [ann] and state.students[ben].grid[3] == first
+    with pytest.raises(IllegalMoveError):
+        room.unplace(code, ann, ann_t, 0)  # a second click on a stale page: nothing more
+    state = room.place(code, ann, ann_t, 0, 0)
+    assert room.load_class(code).students[ann].grid[:1] == [first]
+    # once the next number is called, the placement before it stays
+    room.call(code, teacher)
+    before = store.last_seq(code)
+    with pytest.raises(IllegalMoveError, match="before the next one"):
+        room.unplace(code, ann, ann_t, 0)
+    assert store.last_seq(code) == before
+    # the last number of the game has one cell left: nothing to choose again
+    for k in range(1, 25):
+        if k > 1:
+            room.call(code, teacher)
+        room.place(code, ann, ann_t, k, k)
+    state = room.load_class(code)
+    assert state.is_over and not state.can_unplace(ann)
+    with pytest.raises(IllegalMoveError):
+        room.unplace(code, ann, ann_t, 24)
+
+
 def test_the_same_class_plays_again_and_keeps_the_totals(store: Store) -> None:
     room, code, teacher, [(ann, ann_t), (ben, ben_t)] = class_of_two(store, seed=3)
     with pytest.raises(IllegalMoveError):
@@ -457,6 +494,8 @@ def test_refused_events_leave_the_state_as_it_was() -> None:
     for bad in ({"type": "call", "card": "7"}, {"type": "place", "pid": "a", "index": 0,
                 "cell": 0}, {"type": "join", "pid": "b", "name": "ann", "token_hash": "h"},
                 {"type": "uncall", "index": 0}, {"type": "uncall", "index": "0"},
+                {"type": "unplace", "pid": "a", "index": 0}, {"type": "unplace", "pid": "a"},
+                {"type": "unplace", "pid": "zz", "index": 0},
                 {"type": "nonsense"}, ["not", "a", "dict"]):
         with pytest.raises(MathgamesError):
             state.apply(bad)  # type: ignore[arg-type]
