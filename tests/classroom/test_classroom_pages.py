@@ -357,7 +357,7 @@ def test_a_student_takes_back_a_tap_on_the_wrong_cell(in_thread: Callable[..., N
         # the next number is called: the 7 stays, and the student is told why
         teacher.typed.value = 2
         teacher.typed_button.click()
-        run_until(loop, lambda: ann.state.calls == [7, 2])
+        run_until(loop, lambda: ann.state.calls == ben.state.calls == [7, 2])
         assert ann.undo_button.disabled
         ann.board.press_key("Backspace")
         assert "before the next one" in ann.message.value and 'role="alert"' in ann.message.value
