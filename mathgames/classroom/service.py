@@ -51,6 +51,9 @@ __all__ = ["Classroom"]
 _ = translator("classroom")
 State = TypeVar("State", ClassState, TableState)
 MAX_TRIES = 200
+#: How far the clocks of a school's servers may differ, in seconds: a class's tables are
+#: looked for among the tables opened from this long before the class on.
+CLOCK_SLACK = 3600.0
 
 
 class Classroom:
@@ -86,8 +89,11 @@ class Classroom:
         caller from one call to the next) spares replaying every game: a table in it reads
         only its new moves, and a new table is added to it."""
         known = {} if known is None else known
-        tables = []
-        for info in self.store.sessions("table"):
+        tables, class_code = [], normalize_code(class_code)
+        # A class's tables are opened after the class: only those are read, not every
+        # table the store has ever held (less an hour, for servers whose clocks differ).
+        since = self.store.session(class_code).created - CLOCK_SLACK
+        for info in self.store.sessions("table", since=since):
             if info.settings.get("class") != class_code:
                 continue
             if info.code in known:

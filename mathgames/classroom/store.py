@@ -182,8 +182,12 @@ class Store(ABC):
         """The session with this code (raises :class:`UnknownSessionError`)."""
 
     @abstractmethod
-    def sessions(self, kind: str | None = None) -> list[SessionInfo]:
-        """Every session (of one kind), oldest first."""
+    def sessions(self, kind: str | None = None, since: float | None = None
+                 ) -> list[SessionInfo]:
+        """Every session (of one kind; created at ``since`` or later), oldest first.
+
+        A store that has served a school for a year holds many thousands of tables:
+        ``since`` reads only the recent ones (an index on kind and time finds them)."""
 
     @abstractmethod
     def append(self, code: str, expected_seq: int, event: Mapping[str, Any]) -> int:
@@ -233,6 +237,26 @@ class Store(ABC):
         self.close()
 
 
+def _sessions_query(table: str, mark: str, kind: str | None, since: float | None
+                    ) -> tuple[str, list[Any]]:
+    """The query for :meth:`Store.sessions` in either backend's SQL (``mark``: its
+    placeholder), with only the conditions asked for, so the index on kind and time serves.
+
+    >>> _sessions_query("sessions", "?", "table", 5.0)
+    ('SELECT code, kind, settings, created FROM sessions WHERE kind = ? AND created >= ? ORDER BY created, code', ['table', 5.0])
+    """  # noqa: E501
+    conditions, values = [], []
+    if kind is not None:
+        conditions.append(f"kind = {mark}")
+        values.append(kind)
+    if since is not None:
+        conditions.append(f"created >= {mark}")
+        values.append(float(since))
+    where = f" WHERE {' AND '.join(conditions)}" if conditions else ""
+    return (f"SELECT code, kind, settings, created FROM {table}{where} "
+            "ORDER BY created, code", values)
+
+
 # -- SQLite ------------------------------------------------------------------------------------
 
 _SQLITE_SCHEMA = """
@@ -241,6 +265,7 @@ CREATE TABLE IF NOT EXISTS sessions (
 CREATE TABLE IF NOT EXISTS events (
     code TEXT NOT NULL REFERENCES sessions(code), seq INTEGER NOT NULL,
     data TEXT NOT NULL, created REAL NOT NULL, PRIMARY KEY (code, seq)) WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS sessions_by_kind ON sessions (kind, created);
 """
 
 
@@ -308,11 +333,11 @@ class SqliteStore(Store):
             raise UnknownSessionError(f"no class or table has the code {code!r}")
         return SessionInfo(row[0], row[1], json.loads(row[2]), row[3])
 
-    def sessions(self, kind: str | None = None) -> list[SessionInfo]:
+    def sessions(self, kind: str | None = None, since: float | None = None
+                 ) -> list[SessionInfo]:
+        query, values = _sessions_query("sessions", "?", kind, since)
         with self._lock:
-            rows = self._db.execute(
-                "SELECT code, kind, settings, created FROM sessions "
-                "WHERE ? IS NULL OR kind = ? ORDER BY created, code", (kind, kind)).fetchall()
+            rows = self._db.execute(query, values).fetchall()
         return [SessionInfo(r[0], r[1], json.loads(r[2]), r[3]) for r in rows]
 
     def append(self, code: str, expected_seq: int, event: Mapping[str, Any]) -> int:
@@ -364,6 +389,7 @@ CREATE TABLE IF NOT EXISTS mathgames_sessions (
 CREATE TABLE IF NOT EXISTS mathgames_events (
     code text NOT NULL REFERENCES mathgames_sessions(code), seq integer NOT NULL,
     data text NOT NULL, created double precision NOT NULL, PRIMARY KEY (code, seq));
+CREATE INDEX IF NOT EXISTS mathgames_sessions_by_kind ON mathgames_sessions (kind, created);
 """
 
 
@@ -437,12 +463,11 @@ class PostgresStore(Store):
             raise UnknownSessionError(f"no class or table has the code {code!r}")
         return SessionInfo(row[0], row[1], json.loads(row[2]), row[3])
 
-    def sessions(self, kind: str | None = None) -> list[SessionInfo]:
+    def sessions(self, kind: str | None = None, since: float | None = None
+                 ) -> list[SessionInfo]:
+        query, values = _sessions_query("mathgames_sessions", "%s", kind, since)
         with self._lock:
-            rows = self._db.execute(
-                "SELECT code, kind, settings, created FROM mathgames_sessions "
-                "WHERE %s::text IS NULL OR kind = %s ORDER BY created, code",
-                (kind, kind)).fetchall()
+            rows = self._db.execute(query, values).fetchall()
         return [SessionInfo(r[0], r[1], json.loads(r[2]), r[3]) for r in rows]
 
     def append(self, code: str, expected_seq: int, event: Mapping[str, Any]) -> int:

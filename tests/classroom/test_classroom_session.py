@@ -3,6 +3,8 @@ and property tests of the pure session logic."""
 
 from __future__ import annotations
 
+import json
+
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -18,7 +20,7 @@ from mathgames.classroom.session import (
     rank,
     triomino_text,
 )
-from mathgames.classroom.store import Event, Store
+from mathgames.classroom.store import Event, Store, new_code
 from mathgames.classroom.tokens import hash_token
 from mathgames.core.errors import IllegalMoveError, InvalidMoveError, MathgamesError
 from mathgames.matematiko.deck import shuffled_deck
@@ -211,6 +213,24 @@ def test_the_same_class_plays_again_and_keeps_the_totals(store: Store) -> None:
     assert [t.points for t in state.totals()] == sorted(totals.values(), reverse=True)
     assert {s.pid: s.points for s in state.standings()} == {
         pid: s.points for pid, s in state.students.items()}  # this game's alone
+
+
+def test_a_class_lists_its_own_tables_and_reads_no_older_ones(store: Store) -> None:
+    room = Classroom(store)
+    code, _teacher = room.open_class()
+    other, _other_teacher = room.open_class()
+    mine = room.open_table("halma", 2, class_code=code.lower())  # typed in small letters
+    room.open_table("halma", 2, class_code=other)
+    room.open_table("star", 3)  # a table of no class
+    born = store.session(code).created
+    body = json.dumps({"game": "halma", "seats": 2, "seed": 1, "class": code})
+    # tables stamped before the class: by a server whose clock runs 10 minutes behind
+    # (listed), and from long before (never read: a class's tables come after it)
+    skewed, old = new_code(), new_code()
+    assert store._insert_session(skewed, "table", body, born - 600)
+    assert store._insert_session(old, "table", '{"class": "' + code + '", "x": [', 1.0)
+    assert [t.code for t in room.tables_of(code)] == [skewed, mine]
+    assert [t.code for t in room.tables_of(code.lower())] == [skewed, mine]
 
 
 def test_the_teacher_removes_a_student(store: Store) -> None:

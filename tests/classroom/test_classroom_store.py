@@ -5,6 +5,7 @@ from __future__ import annotations
 import multiprocessing
 import threading
 import time
+from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -12,10 +13,12 @@ from hypothesis import strategies as st
 
 from mathgames.classroom.store import (
     MAX_EVENT_CHARS,
+    SqliteStore,
     Store,
     StoreConflict,
     StoreError,
     UnknownSessionError,
+    _sessions_query,
     open_store,
 )
 
@@ -41,6 +44,30 @@ def test_sessions_are_separate_and_listed_by_kind(store: Store) -> None:
     assert store.events(b) == []
     assert [s.code for s in store.sessions("table")] == [b]
     assert {s.code for s in store.sessions()} == {a, b}
+
+
+def test_sessions_since_a_time_are_read_without_the_older_ones(store: Store) -> None:
+    old = "OLD01"  # a table stamped long ago
+    assert store._insert_session(old, "table", '{"class": "K3M9T"}', 1000.0)
+    a = store.create("class")
+    b = store.create("table", {"class": a})
+    born = store.session(a).created
+    assert [s.code for s in store.sessions("table", since=born)] == [b]
+    assert {s.code for s in store.sessions(since=born)} == {a, b}
+    assert store.sessions("table", since=born + 3600) == []
+    assert [s.code for s in store.sessions("table", since=999.0)] == [old, b]  # oldest first
+    assert old in {s.code for s in store.sessions("table")}
+
+
+def test_the_sqlite_store_finds_recent_sessions_by_its_index(tmp_path: Path) -> None:
+    store = SqliteStore(tmp_path / "s.sqlite3")
+    try:
+        plan = store._db.execute(
+            "EXPLAIN QUERY PLAN " + _sessions_query("sessions", "?", "table", 5.0)[0],
+            ("table", 5.0)).fetchall()
+    finally:
+        store.close()
+    assert any("USING INDEX sessions_by_kind" in row[-1] for row in plan), plan
 
 
 def test_unknown_codes_and_bad_events_are_refused(store: Store) -> None:
