@@ -155,3 +155,37 @@ def test_halma_refusal_and_resume(notebook_page: Any, notebook: str) -> None:
     page.wait_for_function(
         "text => document.querySelector('.mg-move-list')?.textContent === text", arg=moves)
     assert page.mg_errors == []
+
+
+#: A key as a keyboard of another layout sends it to the focused board: ``key`` is what the
+#: layout writes, ``code`` the key's place (its Latin label on the keyboard).
+PRESS_JS = """([selector, key, code]) => document.querySelector(selector).dispatchEvent(
+    new KeyboardEvent('keydown', {key, code, bubbles: true, cancelable: true}))"""
+
+
+@pytest.mark.parametrize("lang", ["ru", "cs"])
+def test_shortcuts_work_on_russian_and_czech_keyboards(notebook_page: Any, lang: str) -> None:
+    """Russian letters and Czech digits (the top row writes ě, š, ... without Shift) reach
+    the game as the keys' Latin labels: 2 picks the second tile, r turns it, h shows hints."""
+    page = notebook_page("triomino.ipynb", lang=lang, wait_for=".mg-start")
+    seed = page.locator(".mg-seed input")
+    seed.fill("3")
+    seed.press("Tab")
+    page.locator(".mg-start").click()
+    board = ".mg-triomino-table .mathgames-board"
+    page.locator(board).wait_for(state="visible")
+    page.locator(board).focus()
+    second = rack_id(TriominoGame("pressman", 2, 3).hand()[1])
+    tile = f'.mg-triomino-rack [data-cell="{second}"]'
+    press = {"ru": ("2", "к", "р"), "cs": ("ě", "r", "h")}[lang]
+    page.evaluate(PRESS_JS, [board, press[0], "Digit2"])
+    page.wait_for_selector(f'{tile} polygon[fill="#ffe9a8"]')
+    digits = page.locator(tile).text_content()
+    page.evaluate(PRESS_JS, [board, press[1], "KeyR"])
+    page.wait_for_function("([sel, text]) => document.querySelector(sel)?.textContent !== text",
+                           arg=[tile, digits])
+    page.evaluate(PRESS_JS, [board, press[2], "KeyH"])
+    page.wait_for_selector(".mg-hint.mod-active")
+    page.evaluate(PRESS_JS, [board, "ß", "Minus"])  # no key of ours: nothing is sent
+    assert page.locator(f'{tile} polygon[fill="#ffe9a8"]').count() == 1
+    assert page.mg_errors == []

@@ -10,6 +10,18 @@ const KEYS = new Set([
 ]);
 const PREFIX = "mathgames:";
 
+// The key to forward, or null. A letter or digit that another layout writes otherwise
+// (Russian "к" on the R key, Czech "ě" on the 2 key) is sent as the key's Latin label, so
+// the games' shortcuts (r rotates, 1-9 pick a tile, u undoes) work in every language.
+function keyOf(event) {
+  const key = event.key;
+  if (typeof key !== "string") { return null; }
+  if (KEYS.has(key) || /^[a-zA-Z0-9]$/.test(key)) { return key; }
+  const code = /^(?:Key([A-Z])|Digit([0-9]))$/.exec(event.code || "");
+  if (!code || key.length !== 1) { return null; }  // "Dead", "Process": not a key of ours
+  return code[1] ? code[1].toLowerCase() : code[2];
+}
+
 function storageGet(key) {
   try { return window.localStorage.getItem(PREFIX + key); } catch (e) { return null; }
 }
@@ -89,9 +101,8 @@ function render({ model, el }) {
   }
   function onKey(event) {
     if (event.ctrlKey || event.metaKey || event.altKey) { return; }
-    const key = event.key;
-    const plain = typeof key === "string" && (KEYS.has(key) || /^[a-zA-Z0-9]$/.test(key));
-    if (!plain) { return; }
+    const key = keyOf(event);
+    if (key === null) { return; }
     event.preventDefault();
     event.stopPropagation();
     model.send({ type: "key", key: key });
