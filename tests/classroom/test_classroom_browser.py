@@ -75,11 +75,14 @@ def device(browser: Any) -> Iterator[Any]:
     """``device()`` opens a page in a browser context of its own (its own local storage)."""
     contexts = []
 
-    def open_device() -> Any:
-        context = browser.new_context(viewport={"width": 1280, "height": 900})
+    def open_device(phone: bool = False) -> Any:
+        """A laptop's page, or with ``phone`` a phone's: its size, a touch screen, no mouse."""
+        context = (browser.new_context(viewport=PHONE, has_touch=True, is_mobile=True)
+                   if phone else browser.new_context(viewport={"width": 1280, "height": 900}))
         context.set_default_timeout(TIMEOUT)
         contexts.append(context)
         page = context.new_page()
+        page.mg_touch = phone
         page.mg_errors = []
         page.on("pageerror", lambda error: page.mg_errors.append(str(error)))
         return page
@@ -113,8 +116,16 @@ def submit_join(page: Any, name: str) -> None:
     """On the join page: type ``name`` and join the class whose code the page holds."""
     page.locator(".mg-join-form input").nth(1).fill(name)
     page.locator(".mg-join-form input").nth(1).press("Enter")  # the value reaches the kernel
-    page.locator(".mg-join-button").click()
+    press(page, page.locator(".mg-join-button"))
     page.wait_for_selector(".mg-join-line", state="visible")
+
+
+def press(page: Any, locator: Any) -> None:
+    """Tap on a phone, click elsewhere."""
+    if getattr(page, "mg_touch", False):
+        locator.tap()
+    else:
+        locator.click()
 
 
 def read_qr(element: Any) -> list[str]:
@@ -144,7 +155,7 @@ def test_a_whole_class_game_with_a_reload(classroom_server: tuple[str, str], dev
     # the QR code as the page draws it (240 px) reads as the whole address
     assert read_qr(teacher.locator(".mg-class-top svg.mg-qr")) == [href]
     names = ["Ann", "Ben", "Cy"]
-    students = [device() for _ in names]
+    students = [device(phone=name == "Cy") for name in names]  # Cy taps on a phone
     for page, name in zip(students, names, strict=True):
         join_class(page, base, code, name)
     teacher.wait_for_function("() => document.querySelectorAll('.mg-students li').length === 3")
@@ -162,15 +173,15 @@ def test_a_whole_class_game_with_a_reload(classroom_server: tuple[str, str], dev
                     page.keyboard.press(key)
                 page.wait_for_selector('.mathgames-board .mg-number[data-for="a1"]')
             else:
-                if k == 1 and i == 1:  # Ben taps a wrong cell, and takes it back
-                    page.locator('.mathgames-board [data-cell="e5"]').click()
+                if k == 1 and i == 2:  # Cy taps a wrong cell on the phone, and takes it back
+                    press(page, page.locator('.mathgames-board [data-cell="e5"]'))
                     wait_status(page, k + 1, k + 1)
-                    page.locator(".mg-undo:not([disabled])").click()
+                    press(page, page.locator(".mg-undo:not([disabled])"))
                     wait_status(page, k, k + 1)
                     assert page.locator(".mathgames-board .mg-number").count() == k
                     page.wait_for_selector(".mg-undo[disabled]", state="attached")
-                page.locator(
-                    f'.mathgames-board [data-cell="{cell_name((k * 7 + i) % 25)}"]').click()
+                press(page, page.locator(
+                    f'.mathgames-board [data-cell="{cell_name((k * 7 + i) % 25)}"]'))
             wait_status(page, k + 1, k + 1)
         teacher.wait_for_selector(f'.mg-call-progress p[data-called="{k + 1}"][data-waiting="0"]')
         if k == 11:
