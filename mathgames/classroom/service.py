@@ -127,7 +127,7 @@ class Classroom:
                 time.sleep(random.uniform(0, 0.002 * min(attempt + 1, 20)))
                 continue
             return trial  # type: ignore[return-value]
-        raise StoreError("the store is too busy: try again")  # pragma: no cover
+        raise StoreError(_("the store is too busy: try again"))  # pragma: no cover
 
     # -- a class -----------------------------------------------------------------------------
     def open_class(self, seed: int | None = None) -> tuple[str, str]:

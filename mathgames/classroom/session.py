@@ -343,7 +343,7 @@ class ClassState:
                     student.grid[student.cells.pop()] = None
         elif kind == "remove":
             if self.students.pop(_field(event, "pid", str), None) is None:
-                raise IllegalMoveError("no such student")
+                raise IllegalMoveError(_("this student is not in the class (any more)"))
         elif kind == "again":
             seed = _field(event, "seed", int)
             if not self.is_over:
@@ -356,12 +356,13 @@ class ClassState:
             student = self.students.get(_field(event, "pid", str))
             index, cell = _field(event, "index", int), _field(event, "cell", int)
             if student is None:
-                raise IllegalMoveError("no such student")
+                raise IllegalMoveError(_("no such student: the teacher may have removed you"))
             if index < len(student.cells):
-                raise IllegalMoveError(f"{student.name} has already placed number {index + 1} "
-                                       "of the calls")
+                raise IllegalMoveError(_("{name} has already placed number {n} of the calls")
+                                       .format(name=student.name, n=index + 1))
             if index != len(student.cells) or index >= len(self.calls):
-                raise IllegalMoveError(f"number {index + 1} is not {student.name}'s to place")
+                raise IllegalMoveError(_("number {n} is not {name}'s to place")
+                                       .format(n=index + 1, name=student.name))
             if not 0 <= cell < CELLS or student.grid[cell] is not None:
                 raise IllegalMoveError(_("that cell is taken"))
             student.cells.append(cell)
@@ -370,7 +371,7 @@ class ClassState:
             student = self.students.get(_field(event, "pid", str))
             index = _field(event, "index", int)
             if student is None:
-                raise IllegalMoveError("no such student")
+                raise IllegalMoveError(_("no such student: the teacher may have removed you"))
             if not self.can_unplace(student.pid) or index != len(student.cells) - 1:
                 raise IllegalMoveError(
                     _("only your placement of the last number called can be taken back, "

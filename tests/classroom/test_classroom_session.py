@@ -23,6 +23,7 @@ from mathgames.classroom.session import (
 from mathgames.classroom.store import Event, Store, new_code
 from mathgames.classroom.tokens import hash_token
 from mathgames.core.errors import IllegalMoveError, InvalidMoveError, MathgamesError
+from mathgames.core.i18n import set_language
 from mathgames.matematiko.deck import shuffled_deck
 
 # -- a class through the service (both backends) ------------------------------------------------
@@ -524,6 +525,36 @@ def test_refused_events_leave_the_state_as_it_was() -> None:
     folded = ClassState("K3M9T").fold([Event(1, {"type": "call", "card": 99}),
                                        Event(2, {"type": "call", "card": 9})])
     assert folded.calls == [9] and folded.seq == 2
+
+
+@pytest.mark.parametrize("lang", ["pl", "cs", "ru"])
+def test_a_student_hears_a_refusal_in_the_page_s_language(lang: str) -> None:
+    """What a student may meet (a second tab placing the same number, a removed name, a
+    tap taken back too late) is said in the page's language, not in English."""
+    state = ClassState("K3M9T")
+    state.apply({"type": "join", "pid": "a", "name": "Ann", "token_hash": "h"})
+    state.apply({"type": "call", "card": 7})
+    state.apply({"type": "place", "pid": "a", "index": 0, "cell": 3})
+    state.apply({"type": "call", "card": 8})
+    refused = ({"type": "place", "pid": "a", "index": 0, "cell": 4},
+               {"type": "place", "pid": "a", "index": 2, "cell": 4},
+               {"type": "place", "pid": "zz", "index": 1, "cell": 4},
+               {"type": "unplace", "pid": "a", "index": 0},
+               {"type": "remove", "pid": "zz"})
+    english = []
+    for event in refused:
+        with pytest.raises(IllegalMoveError) as error:
+            state.apply(event)
+        english.append(str(error.value))
+    before = set_language(lang)
+    try:
+        for event, said in zip(refused, english, strict=True):
+            with pytest.raises(IllegalMoveError) as error:
+                state.apply(event)
+            assert str(error.value) != said, f"{lang}: {said!r} is not translated"
+    finally:
+        set_language(before)
+    assert english[0] == "Ann has already placed number 1 of the calls"
 
 
 def test_names_keep_letters_of_every_alphabet() -> None:
