@@ -68,6 +68,12 @@ STYLE = """<style>
 .mg-grids figure { margin: 0; width: 230px; }
 .mg-closeup svg { display: block; width: 620px; max-width: 100%; height: auto; }
 .mg-call-progress { font-size: 24px; }
+.mg-call-progress p { font-size: 20px; margin: 6px 0; }
+.mg-called { display: flex; flex-wrap: wrap; gap: 8px 24px; align-items: center; }
+.mg-called-now { font-size: 88px; line-height: 1.1; font-weight: bold; min-width: 1.3em;
+  text-align: center; padding: 6px 18px; border: 3px solid #1a1a1a; border-radius: 14px;
+  background: #fff; color: #1a1a1a; }
+.mg-called-list { color: #333; }
 .mg-seconds { flex-direction: row-reverse; }
 .mg-seconds .widget-label { margin: 0 0 0 8px; }
 .mg-chart-key { list-style: none; padding: 0; margin: 0 0 0 60px; font-size: 16px; }
@@ -390,8 +396,15 @@ class TeacherPage(w.VBox):
             head = _("Game {n}").format(n=state.game) + " · " + head
         placed = len(state.students) - len(waiting)
         line = _("{placed} of {n} have placed it").format(placed=placed, n=len(state.students))
-        self.progress.value = (f'<p data-called="{called}" data-waiting="{len(waiting)}">'
-                               f"<b>{esc(head)}</b> · {esc(line)}</p>")
+        progress = (f'<p data-called="{called}" data-waiting="{len(waiting)}">'
+                    f"<b>{esc(head)}</b> · {esc(line)}</p>")
+        if called:  # the number as large as the class code, for the back row; and the others
+            so_far = _("Called so far: {numbers}").format(
+                numbers=", ".join(str(card) for card in state.calls))
+            progress = (f'<div class="mg-called"><div class="mg-called-now" aria-hidden="true">'
+                        f'{state.calls[-1]}</div><div>{progress}'
+                        f'<p class="mg-called-list">{esc(so_far)}</p></div></div>')
+        self.progress.value = progress
         items = []
         for student in state.students.values():
             thinking = student.pid in waiting

@@ -149,6 +149,9 @@ def test_a_number_typed_wrong_is_taken_back_on_every_page(
         teacher.typed_button.click()
         run_until(loop, lambda: all(len(p.state.calls) == 1 for p in students))
         assert not teacher.uncall_button.disabled
+        # the number large on the projector, and the numbers called so far
+        assert '<div class="mg-called-now" aria-hidden="true">13</div>' in teacher.progress.value
+        assert "Called so far: 13<" in teacher.progress.value
         ann.board.click_cell("c3")  # Ann has placed the 13; Ben and Cy are about to
         assert ann.state.students[ann.pid].grid[12] == 13
         cy.feed.stop()  # Cy's page will hear of it only when Cy clicks
@@ -164,6 +167,7 @@ def test_a_number_typed_wrong_is_taken_back_on_every_page(
         confirm.yes_button.click()
         assert teacher.state.calls == [] and not teacher.auto.value
         assert "13" in teacher.message.value and teacher.uncall_button.disabled
+        assert "mg-called-now" not in teacher.progress.value  # no number called now
         run_until(loop, lambda: all(p.state.calls == [] and "13" in p.message.value
                                     for p in (ann, ben)))
         assert ann.state.students[ann.pid].grid[12] is None
@@ -179,6 +183,14 @@ def test_a_number_typed_wrong_is_taken_back_on_every_page(
         teacher.typed_button.click()
         run_until(loop, lambda: ann.state.calls == ben.state.calls == [3])
         assert ann.message.value == ""  # the new number clears the old news
+        teacher.typed.value = 9
+        teacher.typed_button.click()
+        assert ">9</div>" in teacher.progress.value
+        assert "Called so far: 3, 9<" in teacher.progress.value
+        teacher.uncall_button.click()
+        teacher.uncall_confirm.yes_button.click()
+        run_until(loop, lambda: ann.state.calls == ben.state.calls == [3])
+        assert ">3</div>" in teacher.progress.value
         ann.board.click_cell("c3")
         ben.board.click_cell("a1")
         assert [p.state.students[p.pid].grid.count(3) for p in (ann, ben)] == [1, 1]
