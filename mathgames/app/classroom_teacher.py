@@ -57,6 +57,9 @@ STYLE = """<style>
 .mg-class-top { display: flex; flex-wrap: wrap; gap: 24px; align-items: center; }
 .mg-class-top svg.mg-qr { width: 240px; height: 240px; }
 .mg-address { font-size: 22px; word-break: break-all; }
+.mg-calling .mg-class-code { font-size: 48px; margin: 0 0 4px; }
+.mg-calling svg.mg-qr { width: 150px; height: 150px; }
+.mg-calling .mg-address { font-size: 18px; }
 .mg-students ul { columns: 4 180px; font-size: 19px; list-style: none; padding: 0; }
 .mg-students li { margin: 0; padding: 3px 0; break-inside: avoid; }  /* a margin would be
   cut at the top of every column but the first, which then sits lower */
@@ -405,6 +408,12 @@ class TeacherPage(w.VBox):
                         f'{state.calls[-1]}</div><div>{progress}'
                         f'<p class="mg-called-list">{esc(so_far)}</p></div></div>')
         self.progress.value = progress
+        # once the calling starts, the code and its QR code step back (still there for a
+        # latecomer): the number called and the class fit on a projector's screen
+        if called and "mg-calling" not in self.top._dom_classes:
+            self.top.add_class("mg-calling")
+        elif not called and "mg-calling" in self.top._dom_classes:
+            self.top.remove_class("mg-calling")
         items = []
         for student in state.students.values():
             thinking = student.pid in waiting

@@ -165,6 +165,11 @@ def test_a_whole_class_game_with_a_reload(classroom_server: tuple[str, str], dev
     assert max(tops) - min(tops) < 1, tops
     for k in range(25):
         teacher.locator(".mg-call-button").click()
+        if k == 0:  # the code and its QR code step back for the calling, and still read
+            teacher.wait_for_selector(".mg-calling svg.mg-qr")
+            teacher.wait_for_function(
+                "() => document.querySelector('.mg-qr').getBoundingClientRect().width < 200")
+            assert read_qr(teacher.locator(".mg-class-top svg.mg-qr")) == [href]
         for i, page in enumerate(students):
             wait_status(page, k, k + 1)
             if k == 0 and i == 0:  # Ann places the first number by keyboard: c3 to a1
