@@ -22,6 +22,7 @@ from mathgames.core.board_widget import BoardWidget
 from mathgames.core.errors import MathgamesError, read_save
 from mathgames.core.i18n import translator
 from mathgames.core.svg import esc
+from mathgames.core.ui_widget import Confirm
 from mathgames.matematiko.match import cell_index, cell_name
 from mathgames.matematiko.view import GRID_ARROWS, cell_title, render_grid, step_cell
 
@@ -66,15 +67,23 @@ class JoinPage(w.VBox):
         self.undo_button = w.Button(description=_("Undo"), icon="undo", disabled=True,
                                     tooltip=_("Take back the last number you placed, "
                                               "until the next one is called (U)"),
-                                    layout=w.Layout(width="auto", display="none"))
+                                    layout=w.Layout(width="auto", display="none",
+                                                    align_self="flex-start"))
         self.undo_button.add_class("mg-undo")
         self.undo_button.on_click(lambda _b: self.undo())
         self.leave_button = w.Button(description=_("Leave: join another class"),
-                                     layout=w.Layout(width="auto", display="none"))
+                                     layout=w.Layout(width="auto", display="none",
+                                                     align_self="flex-start",
+                                                     margin="24px 0 0 0"))
         self.leave_button.add_class("mg-leave-class")
-        self.leave_button.on_click(lambda _b: self.leave())
-        super().__init__([self.form, self.message, self.status, self.board,
-                          w.HBox([self.undo_button, self.leave_button])])
+        self.leave_button.on_click(lambda _b: self.ask_leave())
+        # far from Undo, and asked first: this device would forget the pass, and the
+        # name stays taken by the grid it leaves behind
+        self.leave_confirm = Confirm(self._leave_question, self.leave,
+                                     lambda: (_("Yes, leave"), _("No")))
+        self.leave_confirm.add_class("mg-leave-confirm")
+        super().__init__([self.form, self.message, self.status, self.board, self.undo_button,
+                          self.leave_button, self.leave_confirm])
         self.add_class("mg-join-page")
         self.add_class("mg-app")  # the game pages' sizes for a projector and a phone
 
@@ -117,8 +126,25 @@ class JoinPage(w.VBox):
                              kinds=frozenset({"call", "uncall", "again", "remove"})).start()
         self.redraw()
 
+    def ask_leave(self) -> None:
+        """The Leave button: asked first while the game is under way; at once when it is
+        over (nothing is lost then) or before this student has placed anything."""
+        state = self.state
+        student = None if state is None else state.students.get(self.pid)
+        if state is None or student is None or state.is_over or not student.cells:
+            self.leave()
+        else:
+            self.leave_confirm.ask()
+
+    def _leave_question(self) -> str:
+        student = self.state.students.get(self.pid) if self.state is not None else None
+        return _("Leave the class? This device forgets your pass: your grid stays with the "
+                 "teacher, but you cannot come back to it as {name}.").format(
+                     name=student.name if student is not None else "")
+
     def leave(self) -> None:
         """Forget this browser's pass (a shared device): show the form again."""
+        self.leave_confirm.hide()
         if self.feed is not None:
             self.feed.stop()
         self.state, self.pid, self.token, self.feed = None, "", "", None

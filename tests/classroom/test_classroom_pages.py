@@ -955,8 +955,22 @@ def test_leaving_forgets_the_pass_and_shows_the_form(in_thread: Callable[..., No
         teacher.open_class()
         page = join_as(teacher, "Ann")
         assert page.board.storage_value and page.form.layout.display == "none"
-        page.leave_button.click()
+        page.leave_button.click()  # nothing placed yet: nothing to lose, no question
         assert page.state is None and page.board.storage_value == ""
         assert page.form.layout.display is None
+        # with numbers placed, a tap on Leave (below Undo) asks first: the name stays taken
+        page = join_as(teacher, "Ben")
+        teacher.call()
+        run_until(loop, lambda: len(page.state.calls) == 1)
+        page.board.click_cell("a1")
+        page.leave_button.click()
+        assert page.leave_confirm.layout.display is None and page.state is not None
+        assert "as Ben" in page.leave_confirm.text.value
+        page.leave_confirm.no_button.click()
+        assert page.leave_confirm.layout.display == "none" and page.board.storage_value
+        page.leave_button.click()
+        page.leave_confirm.yes_button.click()
+        assert page.state is None and page.board.storage_value == ""
+        assert page.leave_confirm.layout.display == "none"
 
     in_thread(body)
