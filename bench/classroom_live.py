@@ -32,12 +32,14 @@ import multiprocessing
 import os
 import statistics
 import sys
-import tempfile
 import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "tests" / "classroom"))
+
+from pgserver import store_urls  # noqa: E402
 
 from mathgames.app.classroom_live import LiveFeed  # noqa: E402
 from mathgames.classroom.service import Classroom  # noqa: E402
@@ -177,27 +179,11 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     backends = ["sqlite", "postgresql"] if args.backend == "both" else [args.backend]
     rows = []
-    pg_server = None
-    folder = tempfile.TemporaryDirectory(prefix="mathgames-bench-")
-    try:
+    with store_urls(args.pg_url) as url:
         for backend in backends:
-            if backend == "sqlite":
-                url = f"sqlite:///{folder.name}/class.sqlite3"
-            elif args.pg_url:
-                url = args.pg_url
-            else:
-                sys.path.insert(0, str(ROOT / "tests" / "classroom"))
-                from pgserver import PostgresServer
-
-                pg_server = PostgresServer()
-                url = pg_server.url
-            appends, reads = store_ops(url)
-            result = run_class(url, args.students, args.workers)
+            appends, reads = store_ops(url(backend))
+            result = run_class(url(backend), args.students, args.workers)
             rows.append((backend, result, appends, reads))
-    finally:
-        if pg_server is not None:
-            pg_server.stop()
-        folder.cleanup()
     print(f"\nLive classroom: {args.students} students, 25 calls, {args.workers} worker "
           f"processes, {os.cpu_count()} CPUs")
     print("| backend | wakeup | call -> student's page, p50 | p95 | max | updates | "

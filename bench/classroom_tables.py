@@ -24,13 +24,15 @@ import os
 import sqlite3
 import statistics
 import sys
-import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "tests" / "classroom"))
+
+from pgserver import store_urls  # noqa: E402
 
 from mathgames.classroom.service import Classroom  # noqa: E402
 from mathgames.classroom.store import Store, open_store  # noqa: E402
@@ -115,27 +117,10 @@ def main(argv: list[str] | None = None) -> int:
     sizes = sorted(args.sizes)
     backends = ["sqlite", "postgresql"] if args.backend == "both" else [args.backend]
     results = []
-    pg_server = None
-    folder = tempfile.TemporaryDirectory(prefix="mathgames-bench-")
-    try:
+    with store_urls(args.pg_url) as url:
         for backend in backends:
-            if backend == "sqlite":
-                url, fill = f"sqlite:///{folder.name}/school.sqlite3", fill_sqlite
-            else:
-                fill = fill_postgres
-                if args.pg_url:
-                    url = args.pg_url
-                else:
-                    sys.path.insert(0, str(ROOT / "tests" / "classroom"))
-                    from pgserver import PostgresServer
-
-                    pg_server = PostgresServer()
-                    url = pg_server.url
-            results += [(backend, *row) for row in measure(url, fill, sizes)]
-    finally:
-        if pg_server is not None:
-            pg_server.stop()
-        folder.cleanup()
+            fill = fill_sqlite if backend == "sqlite" else fill_postgres
+            results += [(backend, *row) for row in measure(url(backend), fill, sizes)]
     print(f"\nThe teacher's list of tables (a class of 10 tables; median of {REPEATS}, "
           f"{os.cpu_count()} CPUs)")
     print("| backend | old tables in the store | every table read, ms | "

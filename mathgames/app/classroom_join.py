@@ -218,23 +218,18 @@ class JoinPage(w.VBox):
         if state is None or self.pid not in state.students:
             return
         cells = state.students[self.pid].cells
-        if not state.can_unplace(self.pid):
-            text = _("only your placement of the last number called can be taken back, "
-                     "before the next one")
-            self.message.value = f'<p role="alert">{esc(text)}</p>'
-            self.board.say(text)
-            return
-        cell = cells[-1]
+        cell = cells[-1] if cells else self.cursor
         try:
             self.state = self.room.unplace(state.code, self.pid, self.token, len(cells) - 1,
                                            state=state)
-        except MathgamesError as error:  # the next number came first, or the game changed
-            self.state = self.room.load_class(state.code)
-            if self.pid not in self.state.students:
+        except MathgamesError as error:  # nothing to take back, or the next number came
+            # first: the attempt has brought ``state`` (this page's) up to date
+            if self.pid not in state.students:
                 self._removed()
                 return
             self.message.value = f'<p role="alert">{esc(str(error))}</p>'
             self.redraw()
+            self.board.say(str(error))
             return
         self.cursor = cell
         self.message.value = ""

@@ -410,9 +410,9 @@ class TeacherPage(w.VBox):
         self.progress.value = progress
         # once the calling starts, the code and its QR code step back (still there for a
         # latecomer): the number called and the class fit on a projector's screen
-        if called and "mg-calling" not in self.top._dom_classes:
+        if called:  # (both leave the classes as they are when there is nothing to change)
             self.top.add_class("mg-calling")
-        elif not called and "mg-calling" in self.top._dom_classes:
+        else:
             self.top.remove_class("mg-calling")
         items = []
         for student in state.students.values():

@@ -8,6 +8,7 @@ the server; PostgreSQL refuses to run as root, so as root the server runs as the
 
 from __future__ import annotations
 
+import contextlib
 import glob
 import os
 import shutil
@@ -16,6 +17,7 @@ import socket
 import subprocess
 import tempfile
 import time
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 
@@ -92,3 +94,33 @@ class PostgresServer:
                 self.process.wait()
         self.log.close()
         shutil.rmtree(self.root, ignore_errors=True)
+
+
+@contextlib.contextmanager
+def store_urls(pg_url: str = "") -> Iterator[Callable[[str], str]]:
+    """For a bench: ``url(backend)`` is the store URL for ``"sqlite"`` (a file in a
+    temporary folder) or ``"postgresql"`` (``pg_url``, or a throwaway server started on
+    first use); on leaving, what was started is stopped and removed.
+
+    >>> with store_urls() as url:
+    ...     url("sqlite").startswith("sqlite:///")
+    True
+    """
+    folder = tempfile.TemporaryDirectory(prefix="mathgames-bench-")
+    servers: list[PostgresServer] = []
+
+    def url(backend: str) -> str:
+        if backend == "sqlite":
+            return f"sqlite:///{folder.name}/store.sqlite3"
+        if pg_url:
+            return pg_url
+        if not servers:
+            servers.append(PostgresServer())
+        return servers[0].url
+
+    try:
+        yield url
+    finally:
+        for server in servers:
+            server.stop()
+        folder.cleanup()

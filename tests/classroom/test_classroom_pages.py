@@ -373,6 +373,7 @@ def test_a_student_takes_back_a_tap_on_the_wrong_cell(in_thread: Callable[..., N
         assert ann.undo_button.disabled
         ann.board.press_key("Backspace")
         assert "before the next one" in ann.message.value and 'role="alert"' in ann.message.value
+        assert "before the next one" in ann.board.announce  # heard, too
         assert ann.state.students[ann.pid].grid[0] == 7
         # a page that has not heard of the next number yet tries: refused, and redrawn
         ben.board.click_cell("b3")
