@@ -186,6 +186,4 @@ def test_shortcuts_work_on_russian_and_czech_keyboards(notebook_page: Any, lang:
                            arg=[tile, digits])
     page.evaluate(PRESS_JS, [board, press[2], "KeyH"])
     page.wait_for_selector(".mg-hint.mod-active")
-    page.evaluate(PRESS_JS, [board, "ß", "Minus"])  # no key of ours: nothing is sent
-    assert page.locator(f'{tile} polygon[fill="#ffe9a8"]').count() == 1
     assert page.mg_errors == []
