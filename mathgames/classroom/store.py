@@ -42,7 +42,7 @@ import sqlite3
 import threading
 import time
 from abc import ABC, abstractmethod
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -208,8 +208,29 @@ class Store(ABC):
 
         With ``kinds``, wait until one of the new events has a ``type`` in ``kinds``
         (all the new events are returned): a student's page need not wake for
-        every classmate's placement.
+        every classmate's placement. Raises :class:`UnknownSessionError` when the
+        session is not (or no longer) in the store, at the latest after ``timeout``.
         """
+
+    @abstractmethod
+    def forget(self, codes: Collection[str]) -> int:
+        """Delete these sessions and their events for good; return how many there were.
+
+        One transaction: an append racing with it either lands before (and is deleted
+        too) or is refused with :class:`UnknownSessionError`; a page waiting on a
+        forgotten session learns it from :meth:`wait`. Unknown codes are skipped."""
+
+    @abstractmethod
+    def _idle_codes(self, before: float) -> list[str]:
+        """The codes of the sessions with nothing done since ``before`` (see
+        :func:`_idle_query`)."""
+
+    def forget_idle(self, before: float) -> int:
+        """Forget every class and table with nothing done since ``before`` (seconds since
+        the epoch: created before it, and its last event too): a school keeps its
+        students' names no longer than it chose, and a class still in use stays."""
+        codes = self._idle_codes(before)
+        return self.forget(codes) if codes else 0
 
     def close(self) -> None:  # noqa: B027 - optional for backends without resources
         """Release connections."""
@@ -255,6 +276,19 @@ def _sessions_query(table: str, mark: str, kind: str | None, since: float | None
     where = f" WHERE {' AND '.join(conditions)}" if conditions else ""
     return (f"SELECT code, kind, settings, created FROM {table}{where} "
             "ORDER BY created, code", values)
+
+
+def _idle_query(sessions: str, events: str, mark: str) -> str:
+    """The query for :meth:`Store._idle_codes` (parameters: the time, twice): sessions
+    created before it, found by the index on kind and time, whose last event (one step
+    down the primary key) is older too.
+
+    >>> "ORDER BY e.seq DESC LIMIT 1" in _idle_query("sessions", "events", "?")
+    True
+    """
+    return (f"SELECT s.code FROM {sessions} s WHERE s.kind IN ('class', 'table') "
+            f"AND s.created < {mark} AND coalesce((SELECT e.created FROM {events} e "
+            f"WHERE e.code = s.code ORDER BY e.seq DESC LIMIT 1), 0) < {mark}")
 
 
 # -- SQLite ------------------------------------------------------------------------------------
@@ -367,6 +401,28 @@ class SqliteStore(Store):
                                     "AND seq > ? ORDER BY seq", (code, after_seq)).fetchall()
         return [Event(r[0], json.loads(r[1]), r[2]) for r in rows]
 
+    def _idle_codes(self, before: float) -> list[str]:
+        with self._lock:
+            rows = self._db.execute(_idle_query("sessions", "events", "?"),
+                                    (before, before)).fetchall()
+        return [row[0] for row in rows]
+
+    def forget(self, codes: Collection[str]) -> int:
+        rows = [(code,) for code in codes]
+        with self._lock:
+            db = self._db
+            db.execute("BEGIN IMMEDIATE")
+            try:
+                db.executemany("DELETE FROM events WHERE code = ?", rows)
+                before = db.total_changes
+                db.executemany("DELETE FROM sessions WHERE code = ?", rows)
+                gone = db.total_changes - before
+                db.execute("COMMIT")
+            except BaseException:
+                db.execute("ROLLBACK")
+                raise
+        return gone
+
     def wait(self, code: str, after_seq: int, timeout: float,
              kinds: frozenset[str] | None = None) -> list[Event]:
         deadline = time.monotonic() + timeout
@@ -376,6 +432,7 @@ class SqliteStore(Store):
                 return found
             left = deadline - time.monotonic()
             if left <= 0:
+                self.session(code)  # raises when the session was forgotten meanwhile
                 return []
             time.sleep(min(self.poll_interval, left))
 
@@ -484,6 +541,7 @@ class PostgresStore(Store):
             except errors.ForeignKeyViolation:
                 raise UnknownSessionError(f"no class or table has the code {code!r}") from None
         if row is None:
+            self.session(code)  # a forgotten session is said so (raises), not a conflict
             raise StoreConflict(f"event {expected_seq + 1} of session {code} is taken: "
                                 "read again and retry")
         return expected_seq + 1
@@ -494,6 +552,24 @@ class PostgresStore(Store):
                 "SELECT seq, data, created FROM mathgames_events WHERE code = %s AND seq > %s "
                 "ORDER BY seq", (code, after_seq)).fetchall()
         return [Event(r[0], json.loads(r[1]), r[2]) for r in rows]
+
+    def _idle_codes(self, before: float) -> list[str]:
+        with self._lock:
+            rows = self._db.execute(_idle_query("mathgames_sessions", "mathgames_events", "%s"),
+                                    (before, before)).fetchall()
+        return [row[0] for row in rows]
+
+    def forget(self, codes: Collection[str]) -> int:
+        codes = list(codes)
+        with self._lock, self._db.transaction():
+            # the sessions' rows locked first: an append waits for this transaction,
+            # then finds its session gone (a foreign key violation, said as unknown)
+            self._db.execute("SELECT code FROM mathgames_sessions WHERE code = ANY(%s) "
+                             "FOR UPDATE", (codes,))
+            self._db.execute("DELETE FROM mathgames_events WHERE code = ANY(%s)", (codes,))
+            gone = self._db.execute("DELETE FROM mathgames_sessions WHERE code = ANY(%s)",
+                                    (codes,)).rowcount
+        return gone
 
     def _listen(self) -> Any:
         """An idle LISTEN connection, or a new one when every one is in use."""
@@ -518,6 +594,7 @@ class PostgresStore(Store):
             while not (found and _wanted(found, kinds)):
                 left = deadline - time.monotonic()
                 if left <= 0:
+                    self.session(code)  # raises when the session was forgotten meanwhile
                     return []
                 for note in listener.notifies(timeout=left, stop_after=1):
                     session, _, kind = note.payload.partition(" ")

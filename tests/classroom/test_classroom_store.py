@@ -18,6 +18,7 @@ from mathgames.classroom.store import (
     StoreConflict,
     StoreError,
     UnknownSessionError,
+    _idle_query,
     _sessions_query,
     open_store,
 )
@@ -68,6 +69,63 @@ def test_the_sqlite_store_finds_recent_sessions_by_its_index(tmp_path: Path) -> 
     finally:
         store.close()
     assert any("USING INDEX sessions_by_kind" in row[-1] for row in plan), plan
+
+
+def test_forgotten_sessions_leave_no_trace_and_refuse_appends(store: Store) -> None:
+    gone, kept = store.create("class"), store.create("table", {"class": "K3M9T"})
+    for seq in range(3):
+        store.append(gone, seq, {"type": "join", "name": f"Ann{seq}"})
+    store.append(kept, 0, {"type": "join", "name": "Ben"})
+    assert store.forget([gone, "AAAAA"]) == 1  # an unknown code is skipped
+    with pytest.raises(UnknownSessionError):
+        store.session(gone)
+    with pytest.raises(UnknownSessionError):
+        store.append(gone, 3, {"type": "call"})
+    assert store.events(gone) == []
+    with pytest.raises(UnknownSessionError):  # a page waiting on it learns it at the end
+        store.wait(gone, 3, timeout=0.2)
+    assert [e.data["name"] for e in store.events(kept)] == ["Ben"]
+    assert [s.code for s in store.sessions()] == [kept]
+    assert store.forget([]) == 0
+
+
+def test_only_sessions_idle_since_the_time_are_forgotten(store: Store) -> None:
+    idle = "IDLE3"  # opened long ago, nothing done since
+    assert store._insert_session(idle, "class", "{}", 1000.0)
+    busy = "BUSY4"  # opened long ago, played today
+    assert store._insert_session(busy, "table", "{}", 1000.0)
+    store.append(busy, 0, {"type": "join", "name": "Ann"})
+    new = store.create("class")
+    assert store.forget_idle(time.time() - 3600) == 1
+    assert {s.code for s in store.sessions()} == {busy, new}
+    assert store.forget_idle(time.time() + 1) == 2
+    assert store.sessions() == []
+
+
+def test_a_waiter_learns_that_its_session_was_forgotten(store_url: str) -> None:
+    reader, writer = open_store(store_url), open_store(store_url)
+    try:
+        code = writer.create("class")
+        writer.append(code, 0, {"type": "open"})
+        thread = threading.Timer(0.3, writer.forget, ([code],))
+        thread.start()
+        with pytest.raises(UnknownSessionError):
+            reader.wait(code, 1, timeout=1.5)
+        thread.join()
+    finally:
+        reader.close()
+        writer.close()
+
+
+def test_the_sqlite_store_finds_idle_sessions_by_its_index(tmp_path: Path) -> None:
+    store = SqliteStore(tmp_path / "s.sqlite3")
+    try:
+        plan = store._db.execute("EXPLAIN QUERY PLAN " + _idle_query("sessions", "events", "?"),
+                                 (5.0, 5.0)).fetchall()
+    finally:
+        store.close()
+    assert any("USING INDEX sessions_by_kind" in row[-1] for row in plan), plan
+    assert not any(row[-1].startswith("SCAN") for row in plan), plan
 
 
 def test_unknown_codes_and_bad_events_are_refused(store: Store) -> None:
