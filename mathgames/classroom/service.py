@@ -27,6 +27,7 @@ mathgames.classroom.session.NotAllowedError: only the teacher may do that
 
 from __future__ import annotations
 
+import os
 import random
 import secrets
 import time
@@ -41,12 +42,19 @@ from mathgames.classroom.session import (
     check_name,
     shuffled_seed,
 )
-from mathgames.classroom.store import Store, StoreConflict, StoreError, normalize_code
+from mathgames.classroom.store import (
+    SessionInfo,
+    Store,
+    StoreConflict,
+    StoreError,
+    UnknownSessionError,
+    normalize_code,
+)
 from mathgames.classroom.tokens import check_token, hash_token, new_token
 from mathgames.core.errors import IllegalMoveError
 from mathgames.core.i18n import translator
 
-__all__ = ["Classroom"]
+__all__ = ["KEEP_DAYS", "Classroom", "keep_days"]
 
 _ = translator("classroom")
 State = TypeVar("State", ClassState, TableState)
@@ -54,6 +62,45 @@ MAX_TRIES = 200
 #: How far the clocks of a school's servers may differ, in seconds: a class's tables are
 #: looked for among the tables opened from this long before the class on.
 CLOCK_SLACK = 3600.0
+#: How many days the store keeps a class or a table (its students' first names, grids and
+#: moves) after the last thing done in it, unless ``$MATHGAMES_KEEP_DAYS`` says otherwise
+#: (a number, or ``forever``).
+KEEP_DAYS = 30.0
+
+
+def keep_days() -> float | None:
+    """How many days classes and tables are kept (``None``: for ever), from
+    ``$MATHGAMES_KEEP_DAYS`` or :data:`KEEP_DAYS`; a setting that is neither a positive
+    number nor ``forever`` is refused with a message that names it.
+
+    >>> import os
+    >>> kept = os.environ.pop("MATHGAMES_KEEP_DAYS", None)
+    >>> keep_days()
+    30.0
+    >>> os.environ["MATHGAMES_KEEP_DAYS"] = "7"; keep_days()
+    7.0
+    >>> os.environ["MATHGAMES_KEEP_DAYS"] = "forever"; keep_days() is None
+    True
+    >>> os.environ["MATHGAMES_KEEP_DAYS"] = "a week"; keep_days()
+    Traceback (most recent call last):
+    ...
+    mathgames.classroom.store.StoreError: MATHGAMES_KEEP_DAYS='a week': write a number of days (such as 30) or forever
+    >>> _ = os.environ.pop("MATHGAMES_KEEP_DAYS")
+    >>> if kept is not None: os.environ["MATHGAMES_KEEP_DAYS"] = kept
+    """  # noqa: E501
+    text = os.environ.get("MATHGAMES_KEEP_DAYS", "").strip()
+    if not text:
+        return KEEP_DAYS
+    if text.lower() == "forever":
+        return None
+    try:
+        days = float(text)
+    except ValueError:
+        days = float("nan")
+    if not days > 0 or days == float("inf"):
+        raise StoreError(f"MATHGAMES_KEEP_DAYS={text!r}: write a number of days (such as 30) "
+                         "or forever")
+    return days
 
 
 class Classroom:
@@ -66,7 +113,11 @@ class Classroom:
     def load_class(self, code: str) -> ClassState:
         """A class rebuilt from its log (raises for an unknown code or a table's code)."""
         code = normalize_code(code)
-        info = self.store.session(code)
+        try:
+            info = self.store.session(code)
+        except UnknownSessionError:  # mistyped, or deleted: said in the page's language
+            raise UnknownSessionError(_("There is no class {code}: check the code").format(
+                code=code)) from None
         if info.kind != "class":
             raise StoreError(_("{code} is a table, not a class").format(code=code))
         return ClassState(code, info.settings).fold(self.store.events(code))
@@ -74,7 +125,11 @@ class Classroom:
     def load_table(self, code: str) -> TableState:
         """A table rebuilt from its log."""
         code = normalize_code(code)
-        info = self.store.session(code)
+        try:
+            info = self.store.session(code)
+        except UnknownSessionError:
+            raise UnknownSessionError(_("There is no table {code}: check the code").format(
+                code=code)) from None
         if info.kind != "table":
             raise StoreError(_("{code} is a class, not a table").format(code=code))
         return TableState(code, info.settings).fold(self.store.events(code))
@@ -89,19 +144,57 @@ class Classroom:
         caller from one call to the next) spares replaying every game: a table in it reads
         only its new moves, and a new table is added to it."""
         known = {} if known is None else known
-        tables, class_code = [], normalize_code(class_code)
-        # A class's tables are opened after the class: only those are read, not every
-        # table the store has ever held (less an hour, for servers whose clocks differ).
-        since = self.store.session(class_code).created - CLOCK_SLACK
-        for info in self.store.sessions("table", since=since):
-            if info.settings.get("class") != class_code:
-                continue
+        tables = []
+        for info in self._tables_info(class_code):
             if info.code in known:
                 self.refresh(known[info.code])
             else:
                 known[info.code] = self.load_table(info.code)
             tables.append(known[info.code])
         return tables
+
+    def _tables_info(self, class_code: str) -> list[SessionInfo]:
+        """The sessions of a class's tables, oldest first."""
+        class_code = normalize_code(class_code)
+        # A class's tables are opened after the class: only those are read, not every
+        # table the store has ever held (less an hour, for servers whose clocks differ).
+        since = self.store.session(class_code).created - CLOCK_SLACK
+        return [info for info in self.store.sessions("table", since=since)
+                if info.settings.get("class") == class_code]
+
+    # -- keeping and deleting ------------------------------------------------------------------
+    def forget_old(self, now: float | None = None) -> int:
+        """Delete the classes and tables with nothing done for :func:`keep_days` (done
+        whenever a class or a table is opened); return how many went."""
+        days = keep_days()
+        if days is None:
+            return 0
+        return self.store.forget_idle((time.time() if now is None else now) - days * 86400)
+
+    def delete_class(self, code: str, teacher_token: str) -> int:
+        """The teacher deletes the class and the tables opened in it, for good: the
+        students' first names, grids and moves leave the store (after the results are
+        downloaded). Only the teacher may; the students' pages learn it from their feeds.
+        Returns how many sessions went (the class and its tables).
+
+        >>> import tempfile, pathlib
+        >>> from mathgames.classroom.store import SqliteStore
+        >>> folder = tempfile.TemporaryDirectory()
+        >>> room = Classroom(SqliteStore(pathlib.Path(folder.name) / "c.sqlite3"))
+        >>> code, teacher = room.open_class(seed=3)
+        >>> table = room.open_table("halma", 2, class_code=code)
+        >>> room.delete_class(code, teacher)
+        2
+        >>> room.load_class(code)
+        Traceback (most recent call last):
+        ...
+        mathgames.classroom.store.UnknownSessionError: There is no class ...: check the code
+        >>> room.store.close(); folder.cleanup()
+        """
+        state = self.load_class(code)
+        self.check_teacher(state, teacher_token)
+        return self.store.forget([state.code, *(info.code for info in
+                                                self._tables_info(state.code))])
 
     # -- the one way to append ----------------------------------------------------------------
     def _act(self, state: State, build: Callable[[State], Mapping[str, Any]],
@@ -133,6 +226,7 @@ class Classroom:
     def open_class(self, seed: int | None = None) -> tuple[str, str]:
         """Open a Matematiko class: its code and the teacher's secret token."""
         token = new_token()
+        self.forget_old()
         code = self.store.create("class", {"game": "matematiko",
                                            "seed": shuffled_seed() if seed is None else seed})
         self.store.append(code, 0, {"type": "open", "teacher_hash": hash_token(token)})
@@ -233,6 +327,7 @@ class Classroom:
         if class_code:
             body["class"] = normalize_code(class_code)
         TableState("check", body)  # the rules core accepts these settings
+        self.forget_old()
         return self.store.create("table", body)
 
     def join_table(self, code: str, name: str, seat: int | None = None

@@ -20,7 +20,14 @@ from mathgames.classroom.session import (
     rank,
     triomino_text,
 )
-from mathgames.classroom.store import Event, Store, new_code
+from mathgames.classroom.store import (
+    Event,
+    PostgresStore,
+    Store,
+    StoreError,
+    UnknownSessionError,
+    new_code,
+)
 from mathgames.classroom.tokens import hash_token
 from mathgames.core.errors import IllegalMoveError, InvalidMoveError, MathgamesError
 from mathgames.core.i18n import set_language
@@ -232,6 +239,62 @@ def test_a_class_lists_its_own_tables_and_reads_no_older_ones(store: Store) -> N
     assert store._insert_session(old, "table", '{"class": "' + code + '", "x": [', 1.0)
     assert [t.code for t in room.tables_of(code)] == [skewed, mine]
     assert [t.code for t in room.tables_of(code.lower())] == [skewed, mine]
+
+
+def test_only_the_teacher_deletes_a_class_and_its_tables(store: Store) -> None:
+    room = Classroom(store)
+    code, teacher = room.open_class(seed=5)
+    other, _other_teacher = room.open_class()
+    ann, ann_token = room.join_class(code, "Ann")
+    room.call(code, teacher)
+    room.place(code, ann, ann_token, 0, 3)
+    mine = room.open_table("halma", 2, class_code=code)
+    room.join_table(mine, "Ann")
+    theirs, free = room.open_table("halma", 2, class_code=other), room.open_table("star", 3)
+    for token in (ann_token, "0" * 32, None):
+        with pytest.raises(NotAllowedError):
+            room.delete_class(code, token)
+    assert room.load_class(code).students[ann].cells == [3]  # nothing went
+    assert room.delete_class(code.lower(), teacher) == 2
+    for gone in (code, mine):
+        with pytest.raises(UnknownSessionError):
+            store.session(gone)
+        assert store.events(gone) == []
+    with pytest.raises(UnknownSessionError):
+        room.join_class(code, "Ben")
+    with pytest.raises(UnknownSessionError):
+        room.delete_class(code, teacher)
+    assert {s.code for s in store.sessions()} == {other, theirs, free}
+
+
+def test_classes_and_tables_idle_for_the_days_kept_are_deleted(
+        store: Store, monkeypatch: pytest.MonkeyPatch) -> None:
+    room = Classroom(store)
+    day = 86400.0
+    old_class, _teacher = room.open_class()
+    old_table = room.open_table("halma", 2)
+    busy, busy_teacher = room.open_class()
+    # stamped as if opened 40 and 10 days ago; the busy class has a number called today
+    prefix = "mathgames_" if isinstance(store, PostgresStore) else ""
+    for code, age in ((old_class, 40), (old_table, 10), (busy, 40)):
+        for table in ("sessions", "events"):
+            store._db.execute(f"UPDATE {prefix}{table} SET created = created - {age * day} "
+                              f"WHERE code = '{code}'")
+    room.call(busy, busy_teacher)
+    monkeypatch.delenv("MATHGAMES_KEEP_DAYS", raising=False)
+    fresh, _fresh_teacher = room.open_class()  # kept 30 days by default
+    assert {s.code for s in store.sessions()} == {old_table, busy, fresh}
+    monkeypatch.setenv("MATHGAMES_KEEP_DAYS", "forever")
+    room.open_table("star", 2)
+    assert old_table in {s.code for s in store.sessions()}
+    monkeypatch.setenv("MATHGAMES_KEEP_DAYS", "a month")
+    with pytest.raises(StoreError, match="MATHGAMES_KEEP_DAYS='a month'"):
+        room.open_class()
+    assert len(store.sessions()) == 4  # refused before anything was opened
+    monkeypatch.setenv("MATHGAMES_KEEP_DAYS", "7")
+    room.open_table("star", 2)
+    assert old_table not in {s.code for s in store.sessions()}
+    assert busy in {s.code for s in store.sessions()}
 
 
 def test_the_teacher_removes_a_student(store: Store) -> None:
