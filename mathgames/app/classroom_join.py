@@ -17,7 +17,7 @@ import ipywidgets as w
 
 from mathgames.app.classroom_live import LiveFeed, classroom, query_value
 from mathgames.classroom.session import ClassState
-from mathgames.classroom.store import Event, normalize_code
+from mathgames.classroom.store import Event, UnknownSessionError, normalize_code
 from mathgames.core.board_widget import BoardWidget
 from mathgames.core.errors import MathgamesError, read_save
 from mathgames.core.i18n import translator
@@ -105,6 +105,10 @@ class JoinPage(w.VBox):
             data = read_save(kept, "kept pass")
             state = self.room.load_class(data["code"])
             self.room.check_student(state, data.get("pid"), data.get("token"))
+        except UnknownSessionError:  # the teacher deleted the class: forget the pass
+            self.board.storage_value = ""
+            self._say_gone()
+            return
         except (MathgamesError, ValueError, KeyError, TypeError) as error:
             self.message.value = f'<p role="alert">{esc(str(error))}</p>'
             return
@@ -123,7 +127,8 @@ class JoinPage(w.VBox):
         # A student's page changes only when the teacher calls, takes a number back, starts
         # the next game or removes a student (its own placements it makes).
         self.feed = LiveFeed(self.room.store, state.code, state.seq, self._new_events,
-                             kinds=frozenset({"call", "uncall", "again", "remove"})).start()
+                             kinds=frozenset({"call", "uncall", "again", "remove"}),
+                             on_gone=self._gone).start()
         self.redraw()
 
     def ask_leave(self) -> None:
@@ -184,6 +189,22 @@ class JoinPage(w.VBox):
         text = _("The teacher removed you from the class: join again with your first name")
         self.message.value = f'<p role="alert">{esc(text)}</p>'
 
+    def _gone(self) -> None:
+        """The teacher deleted the class: the pass is forgotten and the form shows again;
+        the grid stays on the screen as it ended."""
+        if self.state is None:
+            return
+        self.leave()
+        self.board.layout.display = None  # as it ended
+        self.code_input.value = ""
+        self._say_gone()
+
+    def _say_gone(self) -> None:
+        text = _("The teacher has deleted the class: your grid is no longer on the server. "
+                 "To play again, join a class with its code.")
+        self.message.value = f'<p role="alert">{esc(text)}</p>'
+        self.board.say(text)
+
     def _say_new_game(self) -> None:
         assert self.state is not None
         text = _("Game {n}: wait for the teacher's first number").format(n=self.state.game)
@@ -222,6 +243,8 @@ class JoinPage(w.VBox):
         try:
             self.state = self.room.unplace(state.code, self.pid, self.token, len(cells) - 1,
                                            state=state)
+        except UnknownSessionError:
+            return self._gone()
         except MathgamesError as error:  # nothing to take back, or the next number came
             # first: the attempt has brought ``state`` (this page's) up to date
             if self.pid not in state.students:
@@ -255,6 +278,8 @@ class JoinPage(w.VBox):
             self.redraw()
             self.board.say(f"{cell}: {card}. {self._status_text()}")
             return
+        except UnknownSessionError:
+            return self._gone()
         except MathgamesError as error:
             self.state = self.room.load_class(state.code)
             if self.pid not in self.state.students:

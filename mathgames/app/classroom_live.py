@@ -27,7 +27,7 @@ from urllib.parse import parse_qs, urlsplit, urlunsplit
 from mathgames.app import address as address_module
 from mathgames.app.address import qr_svg
 from mathgames.classroom.service import Classroom
-from mathgames.classroom.store import Event, Store, open_store
+from mathgames.classroom.store import Event, Store, UnknownSessionError, open_store
 from mathgames.core.i18n import get_language
 
 __all__ = ["LiveFeed", "classroom", "join_address", "lan_address", "qr_svg", "query_value"]
@@ -91,16 +91,20 @@ class LiveFeed:
 
     ``after_seq`` is the last event the page has; the feed remembers the last
     it delivered. With ``kinds`` it wakes only when an event of one of those types
-    comes (and then delivers every new event). :meth:`stop` ends it (a closed
-    page's kernel is culled anyway).
+    comes (and then delivers every new event). When the session leaves the store (the
+    teacher deleted the class, or it stood idle longer than the store keeps one) the
+    feed ends and calls ``on_gone()``, within ``timeout`` s. :meth:`stop` ends it (a
+    closed page's kernel is culled anyway).
     """
 
     def __init__(self, store: Store, code: str, after_seq: int,
                  on_events: Callable[[list[Event]], Any], timeout: float = 2.0,
-                 kinds: frozenset[str] | None = None) -> None:
+                 kinds: frozenset[str] | None = None,
+                 on_gone: Callable[[], Any] | None = None) -> None:
         self.store, self.code, self.seq = store, code, after_seq
         self.kinds = kinds
         self.on_events = on_events
+        self.on_gone = on_gone
         self.timeout = timeout
         self.running = False
         self._task: asyncio.Task[None] | None = None
@@ -127,6 +131,11 @@ class LiveFeed:
                                                     self.seq, self.timeout, self.kinds)
             except asyncio.CancelledError:
                 raise
+            except UnknownSessionError:  # deleted: nothing more will come
+                self.running = False
+                if self.on_gone is not None:
+                    self.on_gone()
+                return
             except Exception:  # a lost database connection: log, wait, try again
                 log.exception("live feed of %s failed; retrying", self.code)
                 await asyncio.sleep(1.0)

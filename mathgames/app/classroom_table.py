@@ -29,7 +29,7 @@ from mathgames.classroom.session import (
     level_title,
     triomino_text,
 )
-from mathgames.classroom.store import Event, normalize_code
+from mathgames.classroom.store import Event, UnknownSessionError, normalize_code
 from mathgames.core.board_widget import BoardWidget
 from mathgames.core.errors import MathgamesError, read_save
 from mathgames.core.i18n import format_number, translator
@@ -236,6 +236,10 @@ class TablePage(w.VBox):
             data = read_save(kept, "kept pass")
             state = self.room.load_table(data["code"])
             self.room.check_player(state, data.get("pid"), data.get("token"))
+        except UnknownSessionError:  # its class was deleted: the browser forgets the pass
+            self.board.storage_value = ""
+            return self._tell(_("This table is no longer on the server: the teacher deleted "
+                                "its class."))
         except (MathgamesError, ValueError, KeyError, TypeError) as error:
             return self._fail(error)
         self._enter(state, data["pid"], data["token"])
@@ -253,7 +257,8 @@ class TablePage(w.VBox):
         self.message.value = ""
         if self.feed is not None:
             self.feed.stop()
-        self.feed = LiveFeed(self.room.store, state.code, state.seq, self._new_events).start()
+        self.feed = LiveFeed(self.room.store, state.code, state.seq, self._new_events,
+                             on_gone=self._gone).start()
         self._lay_out(state)
         self._said_ply = state.ply  # a reload does not read the whole game out again
         self._said_log = len(state.game.log) if state.is_triomino else 0
@@ -326,8 +331,18 @@ class TablePage(w.VBox):
         if not self.watching:
             try:
                 self.room.leave_table(state.code, self.pid, self.token, state=state)
+            except UnknownSessionError:
+                return self._gone()
             except MathgamesError as error:
                 return self._fail(error)
+        self._forget()
+        self.message.value = ""
+        return None
+
+    def _forget(self) -> None:
+        """No table on this page any more: no feed, no pass kept (a page that watched keeps
+        the browser's own), the forms again."""
+        if not self.watching:
             self.board.storage_value = ""  # the browser drops its kept pass
         if self.feed is not None:
             self.feed.stop()
@@ -338,8 +353,15 @@ class TablePage(w.VBox):
         self.leave_confirm.hide()
         self.playing.layout.display = "none"
         self.board.layout.display = "none"
-        self.message.value = ""
         self.form.layout.display = None
+
+    def _gone(self) -> None:
+        """The table left the store (the teacher deleted its class): the pass is forgotten,
+        the forms show again, and the page says why."""
+        if self.state is None:
+            return
+        self._forget()
+        self._tell(_("This table is no longer on the server: the teacher deleted its class."))
         return None
 
     def play_again(self) -> None:
@@ -371,6 +393,8 @@ class TablePage(w.VBox):
         try:
             self.state = self.room.start_table(self.state.code, self.pid, self.token,
                                                state=self.state)
+        except UnknownSessionError:
+            return self._gone()
         except MathgamesError as error:
             self.state = self.room.load_table(self.state.code)
             self._fail(error)
@@ -385,6 +409,8 @@ class TablePage(w.VBox):
         try:
             self.state = self.room.move(state.code, self.pid, self.token, text, state=state)
             self.message.value = ""
+        except UnknownSessionError:
+            return self._gone()
         except MathgamesError as error:
             self.state = self.room.load_table(state.code)
             self._fail(error)
@@ -515,6 +541,8 @@ class TablePage(w.VBox):
             return
         try:
             self.state = self.room.bot_step(self.state)
+        except UnknownSessionError:
+            return self._gone()
         except MathgamesError as error:  # should not happen: the bot plays legal moves
             self._fail(error)
         self.redraw()

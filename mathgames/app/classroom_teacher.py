@@ -30,7 +30,7 @@ from mathgames.classroom.session import (
     bot_scores,
     game_title,
 )
-from mathgames.classroom.store import Event, normalize_code
+from mathgames.classroom.store import Event, UnknownSessionError, normalize_code
 from mathgames.core.board_widget import BoardWidget
 from mathgames.core.errors import MathgamesError, read_save
 from mathgames.core.i18n import format_number, get_language, translator
@@ -239,18 +239,36 @@ class TeacherPage(w.VBox):
                                self.grids, self.export])
         self.results.add_class("mg-class-results")
         self.results.layout.display = "none"
+        # the students' names leave the server when the teacher says (or after the days
+        # the store keeps a class): far from the other buttons, and asked first
+        self.delete_button = w.Button(description=_("Delete this class"), icon="trash",
+                                      layout=w.Layout(width="auto"))
+        self.delete_button.add_class("mg-delete-class")
+        self.delete_button.on_click(lambda _b: self.delete_confirm.ask())
+        self.delete_confirm = Confirm(self._delete_question, self.delete_class,
+                                      lambda: (_("Yes, delete it"), _("No")))
+        self.delete_confirm.add_class("mg-delete-confirm")
+        self.delete_box = w.VBox([w.HBox([self.delete_button]), self.delete_confirm],
+                                 layout=w.Layout(margin="32px 0 0 0"))
         self.game = w.VBox([self.top, self.controls, self.message, self.progress, self.students,
-                            self.remove_box, self.results, self.tables])
+                            self.remove_box, self.results, self.tables, self.delete_box])
         self.game.layout.display = "none"
+        self.notice = w.HTML("")  # what became of a class this page no longer shows
+        self.notice.add_class("mg-teacher-notice")
         self._chart_for: tuple[int, ...] | None = None
-        super().__init__([w.HTML(STYLE), w.HBox([self.open_button]), self.keeper, self.game])
+        super().__init__([w.HTML(STYLE), w.HBox([self.open_button]), self.notice, self.keeper,
+                          self.game])
         self.add_class("mg-teacher-page")
         self.add_class("mg-app")  # the game pages' sizes for a projector and a phone
 
     # -- the class -----------------------------------------------------------------------------
     def open_class(self) -> None:
         """Open a new class (what "Open a new class" does)."""
-        code, token = self.room.open_class()
+        try:
+            code, token = self.room.open_class()
+        except MathgamesError as error:  # the store refused (a wrong setting, say)
+            self.notice.value = f'<p role="alert">{esc(str(error))}</p>'
+            return
         self._enter(self.room.load_class(code), token)
 
     def resume(self, kept: str) -> None:
@@ -259,8 +277,12 @@ class TeacherPage(w.VBox):
             data = read_save(kept, "kept pass")
             state = self.room.load_class(normalize_code(data["code"]))
             self.room.check_teacher(state, data.get("token"))
+        except UnknownSessionError:  # deleted, or idle longer than a class is kept: forgotten
+            self.keeper.storage_value = ""
+            self._say_gone(normalize_code(data["code"]))
+            return
         except (MathgamesError, ValueError, KeyError, TypeError) as error:
-            self.message.value = f'<p role="alert">{esc(str(error))}</p>'
+            self.notice.value = f'<p role="alert">{esc(str(error))}</p>'
             return
         self._enter(state, data["token"])
 
@@ -270,9 +292,12 @@ class TeacherPage(w.VBox):
         self._winner_shown = True
         self.keeper.storage_value = json.dumps({"code": state.code, "token": token})
         self.game.layout.display = None
+        self.notice.value = ""
+        self.delete_confirm.hide()
         if self.feed is not None:
             self.feed.stop()
-        self.feed = LiveFeed(self.room.store, state.code, state.seq, self._new_events).start()
+        self.feed = LiveFeed(self.room.store, state.code, state.seq, self._new_events,
+                             on_gone=self._gone).start()
         address = join_address(os.environ.get("VOILA_REQUEST_URL", ""), state.code)
         qr = qr_svg(address).replace("<svg", '<svg role="img" aria-label="'
                                      + esc(_("QR code of the address")) + '"', 1)
@@ -299,6 +324,63 @@ class TeacherPage(w.VBox):
                 self.tables.value = f"<p>{esc(str(error))}</p>"
             await asyncio.sleep(3)
 
+    # -- deleting ------------------------------------------------------------------------------
+    def _delete_question(self) -> str:
+        assert self.state is not None
+        n = len(self.state.students)
+        question = _("Delete the class {code} from the server for good?").format(
+            code=self.state.code)
+        if n:
+            question += " " + _.ngettext(
+                "The first name and grid of its {n} student go, with its tables: download the "
+                "results first.",
+                "The first names and grids of its {n} students go, with its tables: download "
+                "the results first.", n).format(n=n)
+        return question
+
+    def delete_class(self) -> None:
+        """Delete the class and its tables from the store (what "Yes, delete it" does): the
+        students' pages say so and show the join form; this page can open a new class."""
+        state = self.state
+        if state is None:
+            return
+        try:
+            self.room.delete_class(state.code, self.token)
+        except UnknownSessionError:
+            pass  # already gone (from another tab, or idle too long): the same end
+        except MathgamesError as error:
+            self.message.value = f'<p role="alert">{esc(str(error))}</p>'
+            return
+        self._closed()
+        text = _("The class {code} is deleted: none of its names or grids is left on the "
+                 "server.").format(code=state.code)
+        self.notice.value = f'<p role="status">{esc(text)}</p>'
+
+    def _gone(self) -> None:
+        """The class left the store while this page showed it (deleted in another tab, or
+        idle longer than the store keeps one): the page says so and forgets it."""
+        if self.state is not None:
+            code = self.state.code
+            self._closed()
+            self._say_gone(code)
+
+    def _say_gone(self, code: str) -> None:
+        text = _("The class {code} is no longer on the server: it was deleted.").format(
+            code=code)
+        self.notice.value = f'<p role="alert">{esc(text)}</p>'
+
+    def _closed(self) -> None:
+        """Forget the class: no feed, no calling, nothing kept in the browser."""
+        if self.feed is not None:
+            self.feed.stop()
+        self.feed = None
+        self.auto.value = False
+        self.state, self.token = None, ""
+        self._uncall_asked = None
+        self.keeper.storage_value = ""
+        self.delete_confirm.hide()
+        self.game.layout.display = "none"
+
     # -- calling -------------------------------------------------------------------------------
     def _act(self, action: Callable[[ClassState], ClassState], done: str = "") -> None:
         """Do a teacher's ``action`` on the class and redraw; then say ``done``, or why the
@@ -307,6 +389,8 @@ class TeacherPage(w.VBox):
         try:
             self.state = action(self.state)
             self.message.value = f'<p role="status">{esc(done)}</p>' if done else ""
+        except UnknownSessionError:
+            return self._gone()
         except MathgamesError as error:
             self.state = self.room.load_class(self.state.code)
             self.message.value = f'<p role="alert">{esc(str(error))}</p>'

@@ -234,6 +234,28 @@ def test_a_whole_class_game_with_a_reload(classroom_server: tuple[str, str], dev
         wait_status(page, 0, 0)
         page.wait_for_selector(".mg-join-message [role=status]")
         assert page.locator(".mathgames-board .mg-number").count() == 0
+    # the lesson is over, the results downloaded: the teacher deletes the class (asked first)
+    teacher.locator(".mg-delete-class").click()
+    teacher.locator(".mg-delete-confirm .mg-confirm-yes").click()
+    teacher.wait_for_selector(f'.mg-teacher-notice [role=status]:has-text("{code}")')
+    teacher.wait_for_selector(".mg-class-code", state="hidden")
+    for page in students:  # every student's page says so, and offers the form again
+        page.wait_for_selector('.mg-join-message [role=alert]:has-text("deleted the class")')
+        page.wait_for_selector(".mg-join-form", state="visible")
+    store = open_store(store_url)
+    try:
+        assert store.sessions() == []  # no name is left
+    finally:
+        store.close()
+    # a reload of either page finds nothing kept: the browsers forgot the passes
+    teacher.reload(wait_until="domcontentloaded")
+    wait_rendered(teacher, ".mg-open-class")
+    students[0].reload(wait_until="domcontentloaded")
+    wait_rendered(students[0], ".mg-join-form")
+    teacher.wait_for_timeout(1000)  # time for a kept pass, if any, to come back
+    assert teacher.locator(".mg-class-code").is_hidden()
+    assert teacher.locator(".mg-teacher-notice [role=alert]").count() == 0
+    assert students[0].locator(".mg-join-message [role=alert]").count() == 0
     for page in (teacher, *students):
         assert page.mg_errors == []
 

@@ -404,9 +404,9 @@ def test_a_forged_pass_is_refused(in_thread: Callable[..., None]) -> None:
         assert nested.state is None and "nested too deeply" in nested.message.value
         thief = TeacherPage()
         thief.resume(json.dumps({"code": teacher.state.code, "token": ann.token}))
-        assert thief.state is None and "only the teacher" in thief.message.value
+        assert thief.state is None and "only the teacher" in thief.notice.value
         thief.resume("[" * 100_000 + "]" * 100_000)
-        assert thief.state is None and "nested too deeply" in thief.message.value
+        assert thief.state is None and "nested too deeply" in thief.notice.value
 
     in_thread(body)
 
@@ -975,3 +975,59 @@ def test_leaving_forgets_the_pass_and_shows_the_form(in_thread: Callable[..., No
         assert page.leave_confirm.layout.display == "none"
 
     in_thread(body)
+
+
+def test_the_teacher_deletes_the_class_and_every_page_learns_it(
+        in_thread: Callable[..., None]) -> None:
+    def body(loop: asyncio.AbstractEventLoop) -> None:
+        teacher = TeacherPage()
+        teacher.open_class()
+        code = teacher.state.code
+        second_tab = TeacherPage()  # the same class open in another tab of the teacher's
+        second_tab.resume(teacher.keeper.storage_value)
+        ann = join_as(teacher, "Ann")
+        teacher.call()
+        run_until(loop, lambda: len(ann.state.calls) == 1)
+        ann.board.click_cell("c3")
+        kept_pass, grid = ann.board.storage_value, ann.board.svg
+        player = open_table("halma", "Ben", class_code=code)
+        watcher = TablePage(watch=player.state.code)  # the teacher watching the table
+        teacher.delete_button.click()
+        question = teacher.delete_confirm.text.value
+        assert f"Delete the class {code} from the server for good?" in question
+        assert "of its 1 student go" in question  # the table page's Ben is no student
+        teacher.delete_confirm.no_button.click()
+        assert teacher.state is not None and classroom_codes() >= {code, player.state.code}
+        teacher.delete_button.click()
+        teacher.delete_confirm.yes_button.click()
+        assert teacher.state is None and teacher.game.layout.display == "none"
+        assert teacher.keeper.storage_value == "" and classroom_codes() == set()
+        assert f"The class {code} is deleted" in teacher.notice.value
+        # every page of the class learns it from its feed, within a few seconds
+        run_until(loop, lambda: ann.state is None and player.state is None
+                  and watcher.state is None and second_tab.state is None)
+        assert "The teacher has deleted the class" in ann.message.value
+        assert ann.board.storage_value == "" and ann.form.layout.display is None
+        # the grid stays on the screen as it was
+        assert ann.board.svg == grid and ann.board.layout.display is None
+        assert "no longer on the server" in player.message.value
+        assert player.board.storage_value == "" and player.form.layout.display is None
+        assert "no longer on the server" in watcher.message.value
+        assert f"The class {code} is no longer on the server" in second_tab.notice.value
+        # a reload with the old pass: said once, and the browser forgets it
+        reloaded = JoinPage(code="")
+        reloaded.board.offer_stored(kept_pass)
+        assert reloaded.state is None and reloaded.board.storage_value == ""
+        assert "The teacher has deleted the class" in reloaded.message.value
+        # and a code typed wrong says so in the page's words
+        typed = JoinPage(code=code)
+        typed.name_input.value = "Cy"
+        typed.join_button.click()
+        assert f"There is no class {code}: check the code" in typed.message.value
+
+    in_thread(body)
+
+
+def classroom_codes() -> set[str]:
+    """The codes of every class and table in the kernel's store."""
+    return {info.code for info in live.classroom().store.sessions()}
