@@ -8,6 +8,9 @@ index on kind and time finds. For each backend and each number of old tables (of
 other, earlier classes; bulk-loaded), it prints the median time of one refresh of
 a class with 10 tables of its own (each a Halma game of a few moves) beside the
 time to read every table, which is what the list cost when it read them all.
+Then it times the deletion of the old tables as a store kept 30 days does it
+(:meth:`~mathgames.classroom.store.Store.forget_idle`, run whenever a class or a
+table is opened): once with all of them idle, then with nothing left to delete.
 
     .venv/bin/python bench/classroom_tables.py                    # both backends
     .venv/bin/python bench/classroom_tables.py --backend sqlite --sizes 1000 100000
@@ -88,7 +91,10 @@ def a_class_with_tables(room: Classroom) -> str:
     return code
 
 
-def measure(url: str, fill: Callable[[str, list], None], sizes: list[int]) -> list[tuple]:
+def measure(url: str, fill: Callable[[str, list], None], sizes: list[int]
+            ) -> tuple[list[tuple], tuple[int, float, float]]:
+    """The list's rows for each size, and (tables deleted, ms to delete them, ms of a
+    deletion with nothing left to delete)."""
     rows = []
     store: Store = open_store(url)
     try:
@@ -103,9 +109,15 @@ def measure(url: str, fill: Callable[[str, list], None], sizes: list[int]) -> li
             every = median_ms(lambda: store.sessions("table"))
             mine = median_ms(lambda known=known: room.tables_of(code, known))
             rows.append((size, every, mine))
+        month_ago = time.time() - 30 * 86400
+        start = time.perf_counter()
+        deleted = store.forget_idle(month_ago)
+        first = 1000 * (time.perf_counter() - start)
+        assert deleted == sizes[-1] and len(room.tables_of(code)) == 10  # the class stays
+        steady = median_ms(lambda: store.forget_idle(month_ago))
     finally:
         store.close()
-    return rows
+    return rows, (deleted, first, steady)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -116,11 +128,13 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     sizes = sorted(args.sizes)
     backends = ["sqlite", "postgresql"] if args.backend == "both" else [args.backend]
-    results = []
+    results, purges = [], []
     with store_urls(args.pg_url) as url:
         for backend in backends:
             fill = fill_sqlite if backend == "sqlite" else fill_postgres
-            results += [(backend, *row) for row in measure(url(backend), fill, sizes)]
+            rows, purge = measure(url(backend), fill, sizes)
+            results += [(backend, *row) for row in rows]
+            purges.append((backend, *purge))
     print(f"\nThe teacher's list of tables (a class of 10 tables; median of {REPEATS}, "
           f"{os.cpu_count()} CPUs)")
     print("| backend | old tables in the store | every table read, ms | "
@@ -128,6 +142,11 @@ def main(argv: list[str] | None = None) -> int:
     print("|---|---:|---:|---:|")
     for backend, size, every, mine in results:
         print(f"| {backend} | {size:,} | {every:.1f} | {mine:.1f} |")
+    print("\nDeleting what a store kept 30 days holds no longer (forget_idle, as a class opens)")
+    print("| backend | old tables deleted | their deletion, ms | then, with none left, ms |")
+    print("|---|---:|---:|---:|")
+    for backend, deleted, first, steady in purges:
+        print(f"| {backend} | {deleted:,} | {first:.1f} | {steady:.2f} |")
     return 0
 
 
