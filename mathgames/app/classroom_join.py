@@ -281,7 +281,8 @@ class JoinPage(w.VBox):
         except UnknownSessionError:
             return self._gone()
         except MathgamesError as error:
-            self.state = self.room.load_class(state.code)
+            # refused: the attempt has brought ``state`` (this page's) up to date
+            self.state = state
             if self.pid not in self.state.students:
                 self._removed()  # as this number was placed
                 return

@@ -391,8 +391,7 @@ class TeacherPage(w.VBox):
             self.message.value = f'<p role="status">{esc(done)}</p>' if done else ""
         except UnknownSessionError:
             return self._gone()
-        except MathgamesError as error:
-            self.state = self.room.load_class(self.state.code)
+        except MathgamesError as error:  # the attempt has brought the state up to date
             self.message.value = f'<p role="alert">{esc(str(error))}</p>'
         self.redraw()
 
