@@ -22,7 +22,7 @@ from mathgames.core.board_widget import BoardWidget
 from mathgames.core.errors import MathgamesError, read_save
 from mathgames.core.i18n import translator
 from mathgames.core.svg import esc
-from mathgames.core.ui_widget import Confirm
+from mathgames.core.ui_widget import Confirm, EnterSubmits
 from mathgames.matematiko.match import cell_index, cell_name
 from mathgames.matematiko.view import GRID_ARROWS, cell_title, render_grid, step_cell
 
@@ -51,8 +51,10 @@ class JoinPage(w.VBox):
         self.join_button.add_class("mg-join-button")
         self.join_button.on_click(lambda _b: self.join_now(self.code_input.value,
                                                            self.name_input.value))
+        # Enter in either box joins, as the button does
+        self.enter = EnterSubmits(self.join_button, self.code_input, self.name_input)
         self.form = w.VBox([w.HTML(f"<h2>{esc(_('Join a class'))}</h2>"), self.code_input,
-                            self.name_input, self.join_button])
+                            self.name_input, self.join_button, self.enter])
         self.form.add_class("mg-join-form")
         self.message = w.HTML("")
         self.message.add_class("mg-join-message")

@@ -35,7 +35,7 @@ from mathgames.core.errors import MathgamesError, read_save
 from mathgames.core.i18n import format_number, translator
 from mathgames.core.levels import DEFAULT_LEVEL
 from mathgames.core.svg import TEXT_PALETTE, esc
-from mathgames.core.ui_widget import Confirm, ZoomButtons, by_pointer
+from mathgames.core.ui_widget import Confirm, EnterSubmits, ZoomButtons, by_pointer
 from mathgames.halma.view import ARROWS, arrow_step, cell_said, render
 from mathgames.triomino.narrate import describe_start, describe_turn, round_summary
 
@@ -95,12 +95,19 @@ class TablePage(w.VBox):
                                      layout=w.Layout(width="auto"))
         self.watch_button.add_class("mg-watch-button")  # no seat: a game over, or a full table
         self.watch_button.on_click(lambda _b: self.watch(self.table_input.value))
+        # Enter joins from the table's code (and from the name once a table's code is
+        # there), opens a table from the class's code
+        self.enter_name = EnterSubmits(lambda: self.table_input.value.strip()
+                                       and self.join_button.click(), self.name_input)
+        self.enter_join = EnterSubmits(self.join_button, self.table_input)
+        self.enter_open = EnterSubmits(self.open_button, self.class_input)
         self.form = w.VBox([
             self.name_input,
             w.HTML(f"<h3>{esc(_('Join a table'))}</h3>"), self.table_input,
             w.HBox([self.join_button, self.watch_button]),
             w.HTML(f"<h3>{esc(_('Or open a new table'))}</h3>"), self.game_choice,
-            self.seats_choice, self.level_choice, self.class_input, self.open_button])
+            self.seats_choice, self.level_choice, self.class_input, self.open_button,
+            self.enter_name, self.enter_join, self.enter_open])
         self.form.add_class("mg-table-form")
         # -- the table
         self.info = w.HTML("")

@@ -39,6 +39,7 @@ import ipywidgets as w
 from babel.numbers import format_decimal
 
 from mathgames.core.i18n import get_language, translator
+from mathgames.core.ui_widget import EnterSubmits
 
 __all__ = [
     "InputError",
@@ -229,7 +230,11 @@ class Predict(w.VBox):
         self.button.on_click(lambda _button: self.check())
         self.result = w.HTML()
         self.result.add_class("mg-lesson-prediction")
-        super().__init__([prompt, w.HBox([self.guess_box, self.button]), self.result])
+        parts: list[w.Widget] = [prompt, w.HBox([self.guess_box, self.button]), self.result]
+        if isinstance(self.guess_box, w.Text):  # Enter checks the guess, as the button does
+            self.enter = EnterSubmits(self.button, self.guess_box)
+            parts.append(self.enter)
+        super().__init__(parts)
         self.add_class("mg-lesson-predict")
 
     def check(self) -> None:

@@ -14,6 +14,7 @@ True
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable
 from typing import Any
 
@@ -25,10 +26,12 @@ from mathgames.core.board_widget import STATIC
 from mathgames.core.i18n import translator
 from mathgames.core.svg import esc
 
-__all__ = ["Confirm", "HowToPlay", "PageHelper", "ZoomButtons", "by_pointer", "fill_tooltips",
-           "section"]
+__all__ = ["Confirm", "EnterSubmits", "HowToPlay", "PageHelper", "ZoomButtons", "by_pointer",
+           "fill_tooltips", "section"]
 
 _ = translator("core")
+
+log = logging.getLogger("mathgames.ui")
 
 
 def section(title: str, body: str) -> str:
@@ -216,3 +219,78 @@ class PageHelper(anywidget.AnyWidget):
         super().__init__(**kwargs)
         self.labels = {"play": _("Play"), "pause": _("Pause"), "stop": _("Stop"),
                        "repeat": _("Repeat"), "value": _("Value")}
+
+
+class EnterSubmits(anywidget.AnyWidget):
+    """Enter in any of ``fields`` (text boxes) presses ``button``, as in a web form
+    (or calls ``button`` when it is a function, for a form whose Enter depends on what
+    is typed).
+
+    The browser sends the Enter key at once but may hold back a text box's last
+    keystrokes while the kernel is busy, so the button is not pressed on the key
+    itself: this invisible widget first sends the browser a numbered echo, and presses
+    the button when the echo comes back, after everything typed before the Enter key
+    (the browser sends in order). A disabled button is not pressed. The browser's
+    answers are untrusted: anything but the awaited echo is ignored with a warning.
+    Put the widget on the page beside the form (it draws nothing).
+
+    >>> name, pressed = w.Text(), []
+    >>> join = w.Button(description="Join")
+    >>> join.on_click(lambda _b: pressed.append(name.value))
+    >>> enter = EnterSubmits(join, name)
+    >>> enter.press_enter()          # the Enter key: the echo goes to the browser
+    >>> name.value = "Ben"           # the last keystrokes arrive
+    >>> pressed
+    []
+    >>> enter.answer_echo()          # the browser's echo comes back: now the button
+    >>> pressed
+    ['Ben']
+    """
+
+    _esm = STATIC / "enter.js"
+
+    def __init__(self, button: w.Button | Callable[[], Any], *fields: w.Text,
+                 **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.button = button
+        self.fields = fields
+        self.awaited: int | None = None  # the echo that presses the button
+        self._echoes = 0
+        self.rejected_messages = 0
+        self.layout.display = "none"
+        for field in fields:
+            field.on_msg(self._field_message)
+        self.on_msg(self._echo_message)
+
+    def press_enter(self) -> None:
+        """What Enter in one of the fields does: ask the browser for an echo."""
+        self._echoes += 1
+        self.awaited = self._echoes
+        self.send({"type": "echo", "id": self._echoes})
+
+    def answer_echo(self) -> None:
+        """Answer the awaited echo from Python, as the browser would (for tests)."""
+        self._echo_message(self, {"type": "echo", "id": self.awaited}, [])
+
+    def _field_message(self, _field: Any, content: Any, _buffers: Any) -> None:
+        if isinstance(content, dict) and content.get("event") == "submit":
+            self.press_enter()
+
+    def _echo_message(self, _widget: Any, content: Any, buffers: Any) -> None:
+        echo = content.get("id") if isinstance(content, dict) else None
+        if buffers or not isinstance(content, dict) or content.get("type") != "echo" \
+                or type(echo) is not int:
+            self.rejected_messages += 1
+            log.warning("Enter helper ignored a message from the browser: %r", str(content)[:80])
+            return
+        if not 1 <= echo <= self._echoes:
+            self.rejected_messages += 1
+            log.warning("Enter helper ignored an echo it never sent: %r", echo)
+            return
+        if echo != self.awaited:
+            return  # answered already (a second view of the page), or an older echo
+        self.awaited = None
+        if not isinstance(self.button, w.Button):
+            self.button()
+        elif not self.button.disabled:
+            self.button.click()

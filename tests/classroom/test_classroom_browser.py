@@ -107,16 +107,23 @@ def keep_screenshot(page: Any, name: str) -> None:
         shutil.copy(SHOTS / name, DOCS / name)
 
 
-def join_class(page: Any, base: str, code: str, name: str) -> None:
+def join_class(page: Any, base: str, code: str, name: str, by_enter: bool = False) -> None:
     open_page(page, base, "join.ipynb", f"&code={code}", ".mg-join-button")
-    submit_join(page, name)
+    submit_join(page, name, by_enter)
 
 
-def submit_join(page: Any, name: str) -> None:
-    """On the join page: type ``name`` and join the class whose code the page holds."""
-    page.locator(".mg-join-form input").nth(1).fill(name)
-    page.locator(".mg-join-form input").nth(1).press("Enter")  # the value reaches the kernel
-    press(page, page.locator(".mg-join-button"))
+def submit_join(page: Any, name: str, by_enter: bool = False) -> None:
+    """On the join page: type ``name`` and join the class whose code the page holds, by
+    the Join button or (``by_enter``) typed key by key at full speed and then Enter: the
+    browser holds the last keys back while the kernel answers the first, and sends Enter
+    at once, so the page must wait for them before it joins."""
+    box = page.locator(".mg-join-form input").nth(1)
+    if by_enter:
+        box.press_sequentially(name)
+        box.press("Enter")
+    else:
+        box.fill(name)
+        press(page, page.locator(".mg-join-button"))
     page.wait_for_selector(".mg-join-line", state="visible")
 
 
@@ -154,10 +161,10 @@ def test_a_whole_class_game_with_a_reload(classroom_server: tuple[str, str], dev
     assert f"code={code}" in href
     # the QR code as the page draws it (240 px) reads as the whole address
     assert read_qr(teacher.locator(".mg-class-top svg.mg-qr")) == [href]
-    names = ["Ann", "Ben", "Cy"]
+    names = ["Ann", "Benedikt", "Cy"]
     students = [device(phone=name == "Cy") for name in names]  # Cy taps on a phone
-    for page, name in zip(students, names, strict=True):
-        join_class(page, base, code, name)
+    for page, name in zip(students, names, strict=True):  # Benedikt types, and Enter
+        join_class(page, base, code, name, by_enter=name == "Benedikt")
     teacher.wait_for_function("() => document.querySelectorAll('.mg-students li').length === 3")
     # three names, three columns: each name at the same height as the others
     tops = teacher.eval_on_selector_all(
@@ -192,7 +199,7 @@ def test_a_whole_class_game_with_a_reload(classroom_server: tuple[str, str], dev
         if k == 11:
             keep_screenshot(teacher, "classroom_teacher.png")
             keep_screenshot(students[0], "classroom_student.png")
-            students[1].reload(wait_until="domcontentloaded")  # Ben rejoins with his grid
+            students[1].reload(wait_until="domcontentloaded")  # Benedikt rejoins with his grid
             wait_rendered(students[1], ".mg-join-line")
             wait_status(students[1], 12, 12)
             assert students[1].locator(".mathgames-board .mg-number").count() == 12
@@ -272,11 +279,14 @@ def test_two_students_play_chinese_checkers_with_a_bot(classroom_server: tuple[s
     room = Classroom(store)
     code = room.open_table("star", 3, placement=SHORT_STAR, move_limit=80)
     players = [device(), device()]
-    for page, name in zip(players, ["Ann", "Ben"], strict=True):
+    for page, name in zip(players, ["Ann", "Benedikt"], strict=True):
         open_page(page, base, "table.ipynb", f"&table={code}", ".mg-join-table")
-        page.locator(".mg-table-form input").first.fill(name)
-        page.locator(".mg-table-form input").first.press("Enter")
-        page.locator(".mg-join-table").click()
+        if name == "Ann":
+            page.locator(".mg-table-form input").first.fill(name)
+            page.locator(".mg-join-table").click()
+        else:  # the table's code is in the address: Enter after the name sits down
+            page.locator(".mg-table-form input").first.press_sequentially(name)
+            page.locator(".mg-table-form input").first.press("Enter")
         page.wait_for_selector(".mg-table-line", state="visible")
     players[0].locator(".mg-start-table").click()
     try:
@@ -314,7 +324,7 @@ def test_two_students_play_chinese_checkers_with_a_bot(classroom_server: tuple[s
     finally:
         store.close()
     assert new and new != code
-    for page, name in zip(players, ["Ann", "Ben"], strict=True):
+    for page, name in zip(players, ["Ann", "Benedikt"], strict=True):
         page.wait_for_selector(f'.mg-table-code:text-is("{new}")')
         page.wait_for_selector(f'.mg-table-info li:has-text("{name} (you)")')
         assert page.locator(".mg-start-table").is_visible()
@@ -371,7 +381,7 @@ def open_table_with_a_bot(page: Any, game: str) -> None:
     """On the table page's form: open a table of ``game`` and start it, a bot in the
     other seat."""
     page.locator(".mg-table-form input").first.fill("Zuzana")
-    page.locator(".mg-table-form input").first.press("Enter")
+    page.locator(".mg-table-form input").first.press("Enter")  # no table's code: nothing
     page.locator(".mg-table-form select").first.select_option(
         index=list(TABLE_GAMES).index(game))
     page.locator(".mg-open-table").click()

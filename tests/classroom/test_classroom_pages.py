@@ -1031,3 +1031,47 @@ def test_the_teacher_deletes_the_class_and_every_page_learns_it(
 def classroom_codes() -> set[str]:
     """The codes of every class and table in the kernel's store."""
     return {info.code for info in live.classroom().store.sessions()}
+
+
+def key_enter(box: Any, helper: Any, held_back: str | None = None) -> None:
+    """Enter in ``box`` as a browser sends it: the key at once, then the keystrokes it held
+    back (``held_back``: the box's whole text by then), then the echo ``helper`` awaits."""
+    box._handle_custom_msg({"event": "submit"}, [])
+    if held_back is not None:
+        box.value = held_back
+    helper.answer_echo()
+
+
+def test_enter_joins_a_class_and_a_table_and_opens_one(in_thread: Callable[..., None]) -> None:
+    def body(loop: asyncio.AbstractEventLoop) -> None:
+        teacher = TeacherPage()
+        teacher.open_class()
+        code = teacher.state.code
+        student = JoinPage(code=code)
+        student.name_input.value = "Be"
+        key_enter(student.name_input, student.enter, held_back="Ben")
+        assert student.state is not None, student.message.value
+        assert [s.name for s in student.state.students.values()] == ["Ben"]
+        # Enter in the code's box with no name yet: the page asks for one, as Join does
+        other = JoinPage(code=code)
+        key_enter(other.code_input, other.enter)
+        assert other.state is None and "role=\"alert\"" in other.message.value
+        # a table: Enter in the class's box opens one, with the name typed above
+        ann = TablePage(class_code=code)
+        ann.name_input.value = "Ann"
+        key_enter(ann.class_input, ann.enter_open)
+        assert ann.state is not None and ann.state.seats[0]["name"] == "Ann"
+        # Enter after the name, the table's code in the address: Ben sits down
+        ben = TablePage(table=ann.state.code)
+        ben.name_input.value = "Be"
+        key_enter(ben.name_input, ben.enter_name, held_back="Ben")
+        assert ben.state is not None and ben.state.seats[1]["name"] == "Ben"
+        # Enter after the name with no table's code: nothing happens, no error
+        cy = TablePage()
+        key_enter(cy.name_input, cy.enter_name, held_back="Cy")
+        assert cy.state is None and cy.message.value == ""
+        cy.table_input.value = ann.state.code.lower()
+        key_enter(cy.table_input, cy.enter_join)  # a full table (2 seats): said so
+        assert cy.state is None and "role=\"alert\"" in cy.message.value
+
+    in_thread(body)

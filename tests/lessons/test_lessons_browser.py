@@ -83,6 +83,11 @@ def test_a_prediction_shows_the_answer_beside_the_guess(notebook_page):
     predict.locator(".mg-lesson-guess input").fill("60")
     predict.locator(".mg-lesson-check").click()
     predict.locator(".mg-lesson-prediction").filter(has_text="Your guess: 60").wait_for()
+    # typed key by key and Enter: the guess checked is the whole of it
+    predict.locator(".mg-lesson-guess input").fill("")
+    predict.locator(".mg-lesson-guess input").press_sequentially("5600")
+    predict.locator(".mg-lesson-guess input").press("Enter")
+    predict.locator(".mg-lesson-prediction").filter(has_text="Your guess: 5600").wait_for()
     assert "56" in predict.locator(".mg-lesson-prediction").inner_text()
     assert page.mg_errors == []
 
