@@ -231,7 +231,9 @@ class EnterSubmits(anywidget.AnyWidget):
     itself: this invisible widget first sends the browser a numbered echo, and presses
     the button when the echo comes back, after everything typed before the Enter key
     (the browser sends in order). A disabled button is not pressed. The browser's
-    answers are untrusted: anything but the awaited echo is ignored with a warning.
+    answers are untrusted: a message that is not an echo this widget sent is ignored
+    with a warning; an older echo, or the same one again (from a second view of the
+    page), is ignored quietly.
     Put the widget on the page beside the form (it draws nothing).
 
     >>> name, pressed = w.Text(), []
