@@ -255,7 +255,6 @@ class EnterSubmits(anywidget.AnyWidget):
                  **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.button = button
-        self.fields = fields
         self.awaited: int | None = None  # the echo that presses the button
         self._echoes = 0
         self.rejected_messages = 0
@@ -280,14 +279,11 @@ class EnterSubmits(anywidget.AnyWidget):
 
     def _echo_message(self, _widget: Any, content: Any, buffers: Any) -> None:
         echo = content.get("id") if isinstance(content, dict) else None
-        if buffers or not isinstance(content, dict) or content.get("type") != "echo" \
-                or type(echo) is not int:
+        if (buffers or not isinstance(content, dict) or content.get("type") != "echo"
+                or type(echo) is not int or not 1 <= echo <= self._echoes):
             self.rejected_messages += 1
-            log.warning("Enter helper ignored a message from the browser: %r", str(content)[:80])
-            return
-        if not 1 <= echo <= self._echoes:
-            self.rejected_messages += 1
-            log.warning("Enter helper ignored an echo it never sent: %r", echo)
+            log.warning("Enter helper ignored a message that is no echo it sent: %r",
+                        str(content)[:80])
             return
         if echo != self.awaited:
             return  # answered already (a second view of the page), or an older echo

@@ -381,7 +381,6 @@ def open_table_with_a_bot(page: Any, game: str) -> None:
     """On the table page's form: open a table of ``game`` and start it, a bot in the
     other seat."""
     page.locator(".mg-table-form input").first.fill("Zuzana")
-    page.locator(".mg-table-form input").first.press("Enter")  # no table's code: nothing
     page.locator(".mg-table-form select").first.select_option(
         index=list(TABLE_GAMES).index(game))
     page.locator(".mg-open-table").click()
