@@ -35,7 +35,7 @@ from mathgames.core.board_widget import BoardWidget
 from mathgames.core.errors import MathgamesError, read_save
 from mathgames.core.i18n import format_number, get_language, translator
 from mathgames.core.svg import esc
-from mathgames.core.ui_widget import Confirm
+from mathgames.core.ui_widget import Confirm, EnterSubmits
 from mathgames.matematiko.deck import DEAL_LENGTH
 from mathgames.matematiko.match import full_lines
 from mathgames.matematiko.odds import expected_random_score
@@ -160,13 +160,17 @@ class TeacherPage(w.VBox):
                                         layout=w.Layout(width="auto"))
         self.seconds.add_class("mg-seconds")  # "Call a number every [20] seconds"
         self.auto.observe(lambda _c: self._auto_changed(), "value")
-        self.typed = w.BoundedIntText(value=1, min=1, max=13, description=_("Card"),
-                                      style={"description_width": "initial"},
-                                      layout=w.Layout(width="auto"))
+        # a text box, not a number box: a number box would quietly call 13 for a 14 typed
+        # by mistake, and it sends nothing on Enter
+        self.typed = w.Text(value="", description=_("Card"), placeholder="1-13",
+                            style={"description_width": "initial"},
+                            layout=w.Layout(width="12em"))
+        self.typed.add_class("mg-typed-card")
         self.typed_button = w.Button(description=_("Call this card"),
                                      layout=w.Layout(width="auto"))
         self.typed_button.add_class("mg-call-typed")
-        self.typed_button.on_click(lambda _b: self.call(self.typed.value))
+        self.typed_button.on_click(lambda _b: self.call_typed())
+        self.enter_card = EnterSubmits(self.typed_button, self.typed)  # Enter calls it too
         self.uncall_button = w.Button(description=_("Take back the last number"),
                                       icon="undo", layout=w.Layout(width="auto"))
         self.uncall_button.add_class("mg-uncall")
@@ -178,7 +182,8 @@ class TeacherPage(w.VBox):
         self.uncall_confirm.add_class("mg-uncall-confirm")
         self.controls = w.VBox([
             w.HBox([self.call_button, self.auto, self.seconds]),
-            w.HBox([w.HTML(esc(_("From a real deck:"))), self.typed, self.typed_button]),
+            w.HBox([w.HTML(esc(_("From a real deck:"))), self.typed, self.typed_button,
+                    self.enter_card]),
             w.HBox([self.uncall_button]), self.uncall_confirm,
         ])
         self.message = w.HTML("")
@@ -399,6 +404,27 @@ class TeacherPage(w.VBox):
         """Call the deck's next number, or ``card`` typed from a real deck."""
         if self.state is not None:
             self._act(lambda s: self.room.call(s.code, self.token, card, state=s))
+
+    def call_typed(self) -> None:
+        """Call the card typed in the "Card" box (what "Call this card" and Enter in the box
+        do). The box empties once the card is called, for the next one; anything but a
+        number from 1 to 13 is refused with a message, and the box keeps it to mend."""
+        if self.state is None:
+            return
+        text = self.typed.value.strip()
+        if not text:
+            self.message.value = (f'<p role="alert">'
+                                  f'{esc(_("Type the number of the card first: 1 to 13"))}</p>')
+            return
+        if not (text.isascii() and text.isdigit()):
+            self.message.value = (f'<p role="alert">'
+                                  f'{esc(_("{card} is not a card: 1 to 13").format(card=text))}'
+                                  f'</p>')
+            return
+        calls = len(self.state.calls)
+        self.call(int(text))
+        if self.state is not None and len(self.state.calls) > calls:
+            self.typed.value = ""
 
     def ask_uncall(self) -> None:
         """Ask before taking back the last number (what "Take back the last number" does):

@@ -171,7 +171,16 @@ def test_a_whole_class_game_with_a_reload(classroom_server: tuple[str, str], dev
         ".mg-students li", "items => items.map(li => li.getBoundingClientRect().top)")
     assert max(tops) - min(tops) < 1, tops
     for k in range(25):
-        teacher.locator(".mg-call-button").click()
+        if k == 2:  # a card from a real deck: typed key by key, then Enter
+            card = teacher.locator(".mg-typed-card input")
+            card.press_sequentially("12")
+            card.press("Enter")
+            teacher.wait_for_selector('.mg-call-progress p[data-called="3"]')
+            assert teacher.locator(".mg-called-now").inner_text() == "12"
+            teacher.wait_for_function(  # emptied for the next card
+                "() => document.querySelector('.mg-typed-card input').value === ''")
+        else:
+            teacher.locator(".mg-call-button").click()
         if k == 0:  # the code and its QR code step back for the calling, and still read
             teacher.wait_for_selector(".mg-calling svg.mg-qr")
             teacher.wait_for_function(

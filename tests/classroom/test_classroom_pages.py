@@ -145,7 +145,7 @@ def test_a_number_typed_wrong_is_taken_back_on_every_page(
         students = [join_as(teacher, name) for name in ("Ann", "Ben", "Cy")]
         ann, ben, cy = students
         run_until(loop, lambda: len(teacher.state.students) == 3)
-        teacher.typed.value = 13  # meant: 3
+        teacher.typed.value = "13"  # meant: 3
         teacher.typed_button.click()
         run_until(loop, lambda: all(len(p.state.calls) == 1 for p in students))
         assert not teacher.uncall_button.disabled
@@ -179,11 +179,11 @@ def test_a_number_typed_wrong_is_taken_back_on_every_page(
         cy.board.click_cell("a1")  # placed as it was taken back: told, and nothing placed
         assert "13" in cy.message.value and 'role="status"' in cy.message.value
         assert cy.state.calls == [] and cy.state.students[cy.pid].cells == []
-        teacher.typed.value = 3
+        teacher.typed.value = "3"
         teacher.typed_button.click()
         run_until(loop, lambda: ann.state.calls == ben.state.calls == [3])
         assert ann.message.value == ""  # the new number clears the old news
-        teacher.typed.value = 9
+        teacher.typed.value = "9"
         teacher.typed_button.click()
         assert ">9</div>" in teacher.progress.value
         assert "Called so far: 3, 9<" in teacher.progress.value
@@ -228,7 +228,7 @@ def test_the_teacher_plays_again_with_the_same_class(in_thread: Callable[..., No
                 "The results leave the screen") in teacher.uncall_confirm.text.value
         teacher.uncall_confirm.yes_button.click()
         assert len(teacher.state.calls) == 24 and teacher.results.layout.display == "none"
-        teacher.typed.value = last
+        teacher.typed.value = str(last)
         teacher.typed_button.click()
         run_until(loop, lambda: all(len(p.state.calls) == 25 for p in students))
         for i, page in enumerate(students):
@@ -311,7 +311,7 @@ def test_a_student_plays_by_keyboard_and_hears_each_number(
         ann = join_as(teacher, "Ann")
         ann.board.press_key("Enter")  # nothing called yet: said, nothing placed
         assert ann.board.announce == "Wait for the teacher's next number"
-        teacher.typed.value = 7
+        teacher.typed.value = "7"
         teacher.typed_button.click()
         run_until(loop, lambda: ann.state.calls == [7])
         assert ann.board.announce == "Place the 7"  # heard as soon as it is called
@@ -322,7 +322,7 @@ def test_a_student_plays_by_keyboard_and_hears_each_number(
         ann.board.press_key(" ")
         assert ann.state.students[ann.pid].grid[cell_index("b5")] == 7
         assert ann.board.announce == "b5: 7. Wait for the teacher's next number"
-        teacher.typed.value = 2
+        teacher.typed.value = "2"
         teacher.typed_button.click()
         run_until(loop, lambda: ann.state.calls == [7, 2])
         ann.board.press_key("Enter")  # the frame is still on b5: taken, and said so
@@ -341,7 +341,7 @@ def test_a_student_takes_back_a_tap_on_the_wrong_cell(in_thread: Callable[..., N
         teacher.open_class()
         ann, ben = join_as(teacher, "Ann"), join_as(teacher, "Ben")
         assert ann.undo_button.layout.display is None and ann.undo_button.disabled
-        teacher.typed.value = 7
+        teacher.typed.value = "7"
         teacher.typed_button.click()
         run_until(loop, lambda: ann.state.calls == ben.state.calls == [7])
         assert ann.undo_button.disabled  # nothing placed yet
@@ -367,7 +367,7 @@ def test_a_student_takes_back_a_tap_on_the_wrong_cell(in_thread: Callable[..., N
         ann.board.press_key("Enter")
         assert ann.state.students[ann.pid].grid[0] == 7
         # the next number is called: the 7 stays, and the student is told why
-        teacher.typed.value = 2
+        teacher.typed.value = "2"
         teacher.typed_button.click()
         run_until(loop, lambda: ann.state.calls == ben.state.calls == [7, 2])
         assert ann.undo_button.disabled
@@ -378,7 +378,7 @@ def test_a_student_takes_back_a_tap_on_the_wrong_cell(in_thread: Callable[..., N
         # a page that has not heard of the next number yet tries: refused, and redrawn
         ben.board.click_cell("b3")
         ben.feed.stop()  # Ben's page will hear of the 5 only when Ben acts
-        teacher.typed.value = 5
+        teacher.typed.value = "5"
         teacher.typed_button.click()
         assert ben.state.calls == [7, 2] and not ben.undo_button.disabled
         ben.undo_button.click()
@@ -416,7 +416,7 @@ def test_late_joiner_places_the_numbers_called_so_far(in_thread: Callable[..., N
         teacher = TeacherPage()
         teacher.open_class()
         for card in (7, 7, 2):
-            teacher.typed.value = card
+            teacher.typed.value = str(card)
             teacher.typed_button.click()
         late = join_as(teacher, "Dan")
         assert "3 called numbers to place" in late.status.value
@@ -1073,5 +1073,41 @@ def test_enter_joins_a_class_and_a_table_and_opens_one(in_thread: Callable[..., 
         cy.table_input.value = ann.state.code.lower()
         key_enter(cy.table_input, cy.enter_join)  # a full table (2 seats): said so
         assert cy.state is None and "role=\"alert\"" in cy.message.value
+
+    in_thread(body)
+
+
+def test_a_card_typed_from_a_real_deck(in_thread: Callable[..., None]) -> None:
+    def body(loop: asyncio.AbstractEventLoop) -> None:
+        teacher = TeacherPage()
+        teacher.open_class()
+        # Enter in the box calls the card typed by then, and empties the box for the next
+        teacher.typed.value = "1"
+        key_enter(teacher.typed, teacher.enter_card, held_back=" 11 ")
+        assert teacher.state.calls == [11] and teacher.typed.value == ""
+        assert "Called so far: 11<" in teacher.progress.value
+        # refused, said where, the box kept to mend, nothing called: a card the deck lacks,
+        # a word, nothing at all, a fifth copy
+        for text, said in (("14", "14 is not a card: 1 to 13"),
+                           ("0", "0 is not a card: 1 to 13"),
+                           ("seven", "seven is not a card: 1 to 13"),
+                           ("7.5", "7.5 is not a card: 1 to 13"),
+                           ("<b>", "&lt;b&gt; is not a card"),
+                           ("  ", "Type the number of the card first: 1 to 13")):
+            teacher.typed.value = text
+            teacher.typed_button.click()
+            assert teacher.state.calls == [11], text
+            assert teacher.typed.value == text
+            assert 'role="alert"' in teacher.message.value and said in teacher.message.value
+        for _ in range(3):
+            teacher.typed.value = "11"
+            key_enter(teacher.typed, teacher.enter_card)
+        assert teacher.state.calls == [11] * 4 and teacher.message.value == ""
+        teacher.typed.value = "11"
+        key_enter(teacher.typed, teacher.enter_card)
+        assert teacher.state.calls == [11] * 4 and teacher.typed.value == "11"
+        assert "the 11 was called four times already" in teacher.message.value
+        # the stored class agrees with the page
+        assert live.classroom().load_class(teacher.state.code).calls == [11] * 4
 
     in_thread(body)
