@@ -387,23 +387,28 @@ class TeacherPage(w.VBox):
         self.game.layout.display = "none"
 
     # -- calling -------------------------------------------------------------------------------
-    def _act(self, action: Callable[[ClassState], ClassState], done: str = "") -> None:
+    def _act(self, action: Callable[[ClassState], ClassState], done: str = "") -> bool:
         """Do a teacher's ``action`` on the class and redraw; then say ``done``, or why the
-        class refused (the page then shows the class as the log has it)."""
+        class refused (the page then shows the class as the log has it). True if the class
+        took it."""
         assert self.state is not None
+        taken = False
         try:
             self.state = action(self.state)
             self.message.value = f'<p role="status">{esc(done)}</p>' if done else ""
+            taken = True
         except UnknownSessionError:
-            return self._gone()
+            self._gone()
+            return False
         except MathgamesError as error:  # the attempt has brought the state up to date
             self.message.value = f'<p role="alert">{esc(str(error))}</p>'
         self.redraw()
+        return taken
 
-    def call(self, card: int | None = None) -> None:
-        """Call the deck's next number, or ``card`` typed from a real deck."""
-        if self.state is not None:
-            self._act(lambda s: self.room.call(s.code, self.token, card, state=s))
+    def call(self, card: int | None = None) -> bool:
+        """Call the deck's next number, or ``card`` typed from a real deck; True if called."""
+        return self.state is not None and self._act(
+            lambda s: self.room.call(s.code, self.token, card, state=s))
 
     def call_typed(self) -> None:
         """Call the card typed in the "Card" box (what "Call this card" and Enter in the box
@@ -412,18 +417,11 @@ class TeacherPage(w.VBox):
         if self.state is None:
             return
         text = self.typed.value.strip()
-        if not text:
-            self.message.value = (f'<p role="alert">'
-                                  f'{esc(_("Type the number of the card first: 1 to 13"))}</p>')
-            return
-        if not (text.isascii() and text.isdigit()):
-            self.message.value = (f'<p role="alert">'
-                                  f'{esc(_("{card} is not a card: 1 to 13").format(card=text))}'
-                                  f'</p>')
-            return
-        calls = len(self.state.calls)
-        self.call(int(text))
-        if self.state is not None and len(self.state.calls) > calls:
+        if not (text.isascii() and text.isdigit()):  # the class itself checks 1 to 13
+            refusal = (_("{card} is not a card: 1 to 13").format(card=text) if text
+                       else _("Type the number of the card first: 1 to 13"))
+            self.message.value = f'<p role="alert">{esc(refusal)}</p>'
+        elif self.call(int(text)):
             self.typed.value = ""
 
     def ask_uncall(self) -> None:
