@@ -371,7 +371,8 @@ class Classroom:
         a new table with the same game and settings (a fresh shuffle), the same bots in the
         same seats, and this player in their seat. The old table's ``again`` event tells the
         others' pages, which take their own seats (:meth:`follow`). If another player asked
-        first, this one follows them. The new table's code, this player's id and token.
+        first, this one follows them (a table opened for a request that lost the race is
+        deleted at once). The new table's code, this player's id and token.
         """
         state = state or self.load_table(code)
         self.refresh(state)
@@ -386,7 +387,8 @@ class Classroom:
             try:
                 self._act(state, lambda s: (self.check_player(s, pid, token), {
                     "type": "again", "table": new})[1], self.load_table)
-            except IllegalMoveError:  # another player's new table came first: theirs
+            except IllegalMoveError:  # another player's new table came first: theirs,
+                self.store.forget([new])  # and this one, never shown to anyone, goes
                 state = self.load_table(state.code)
             else:
                 table = self.load_table(new)

@@ -363,12 +363,19 @@ def play_to_the_end(room: Classroom, code: str, state: TableState,
     return state
 
 
-def test_the_same_players_play_again_at_a_table(store: Store) -> None:
-    room = Classroom(store)
+def ann_and_ben_started(room: Classroom) -> tuple[str, TableState, tuple[str, str],
+                                                    tuple[str, str]]:
+    """A short Chinese checkers table started by Ann and Ben, a random bot in the third
+    seat: its code, state, and Ann's and Ben's ids and tokens."""
     code = room.open_table("star", 3, move_limit=60, placement=SHORT_STAR)
     ann, ann_t, _ = room.join_table(code, "Ann")
     ben, ben_t, _ = room.join_table(code, "Ben")
-    state = room.start_table(code, ann, ann_t, level="random")
+    return code, room.start_table(code, ann, ann_t, level="random"), (ann, ann_t), (ben, ben_t)
+
+
+def test_the_same_players_play_again_at_a_table(store: Store) -> None:
+    room = Classroom(store)
+    code, state, (ann, ann_t), (ben, ben_t) = ann_and_ben_started(room)
     with pytest.raises(IllegalMoveError, match="not over"):
         room.play_again(code, ann, ann_t)  # not before the end
     assert store.last_seq(code) == state.seq
@@ -396,6 +403,35 @@ def test_the_same_players_play_again_at_a_table(store: Store) -> None:
         room.load_table(code).apply({"type": "again", "table": new})
     room.start_table(new, ann2, ann2_t)
     assert room.load_table(new).started
+
+
+def test_two_players_asking_to_play_again_at_once_end_at_one_table(store: Store) -> None:
+    room = Classroom(store)
+    code, state, (ann, ann_t), (ben, ben_t) = ann_and_ben_started(room)
+    play_to_the_end(room, code, state, {0: (ann, ann_t), 1: (ben, ben_t)})
+    # Ben's request has opened its new table when Ann's lands first
+    opened: list[str] = []
+    real_open = room.open_table
+
+    def open_table(*args: object, **kwargs: object) -> str:
+        new = real_open(*args, **kwargs)  # type: ignore[arg-type]
+        opened.append(new)
+        if len(opened) == 1:
+            opened.append(room.play_again(code, ann, ann_t)[0])
+        return new
+
+    room.open_table = open_table  # type: ignore[method-assign]
+    new, ben2, _ben2_t = room.play_again(code, ben, ben_t)
+    bens, anns = opened[0], opened[2]
+    assert opened[1] == anns and new == anns != bens
+    assert room.load_table(code).next_table == anns
+    again = room.load_table(anns)
+    assert again.player_name(0) == "Ann" and again.player_name(1) == "Ben"
+    assert again.seat_of(ben2) == 1 and not again.free_seats()
+    # the table opened for Ben's request, which nobody was shown, is gone from the store
+    with pytest.raises(UnknownSessionError):
+        store.session(bens)
+    assert bens not in {info.code for info in store.sessions("table")}
 
 
 def test_a_student_leaves_a_table(store: Store) -> None:
