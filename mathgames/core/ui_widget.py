@@ -230,7 +230,9 @@ class EnterSubmits(anywidget.AnyWidget):
     keystrokes while the kernel is busy, so the button is not pressed on the key
     itself: this invisible widget first sends the browser a numbered echo, and presses
     the button when the echo comes back, after everything typed before the Enter key
-    (the browser sends in order). A disabled button is not pressed. The browser's
+    (the browser sends in order). A click on ``button`` in the browser waits for an echo
+    in the same way (the click's message, too, is sent at once), and clicks that come
+    faster than the echo press it once. A disabled button is not pressed. The browser's
     answers are untrusted: a message that is not an echo this widget sent is ignored
     with a warning; an older echo, or the same one again (from a second view of the
     page), is ignored quietly.
@@ -261,6 +263,11 @@ class EnterSubmits(anywidget.AnyWidget):
         self.layout.display = "none"
         for field in fields:
             field.on_msg(self._field_message)
+        if isinstance(button, w.Button):
+            # The browser's click reaches Python through the echo; button.click() from
+            # Python (and the echo) still presses it at once.
+            button.on_msg(button._handle_button_msg, remove=True)
+            button.on_msg(self._click_message)
         self.on_msg(self._echo_message)
 
     def press_enter(self) -> None:
@@ -275,6 +282,10 @@ class EnterSubmits(anywidget.AnyWidget):
 
     def _field_message(self, _field: Any, content: Any, _buffers: Any) -> None:
         if isinstance(content, dict) and content.get("event") == "submit":
+            self.press_enter()
+
+    def _click_message(self, _button: Any, content: Any, _buffers: Any) -> None:
+        if isinstance(content, dict) and content.get("event") == "click":
             self.press_enter()
 
     def _echo_message(self, _widget: Any, content: Any, buffers: Any) -> None:

@@ -28,6 +28,10 @@ class Form:
         """The browser's message for Enter in the box (ipywidgets sends it at once)."""
         self.box._handle_custom_msg({"event": "submit"}, [])
 
+    def click(self) -> None:
+        """The browser's message for a click on the button (sent at once, too)."""
+        self.button._handle_custom_msg({"event": "click"}, [])
+
     def browser_says(self, content: Any, buffers: list[Any] | None = None) -> None:
         self.enter._handle_custom_msg(content, buffers or [])
 
@@ -95,3 +99,29 @@ def test_a_function_takes_the_buttons_place() -> None:
     box._handle_custom_msg({"event": "submit"}, [])
     enter.answer_echo()
     assert called == ["T4KEY"]
+
+
+def test_a_click_in_the_browser_waits_for_the_echo_too() -> None:
+    form = Form()
+    form.box.value = "Be"
+    form.click()
+    assert form.sent == [{"type": "echo", "id": 1}] and form.pressed == []
+    form.box.value = "Ben"  # the last keystrokes, held back, come before the echo
+    form.browser_says({"type": "echo", "id": 1})
+    assert form.pressed == ["Ben"]
+    # a double click (two clicks before the first echo is back) presses once
+    form.click()
+    form.click()
+    form.browser_says({"type": "echo", "id": 2})
+    form.browser_says({"type": "echo", "id": 3})
+    assert form.pressed == ["Ben", "Ben"]
+    # a click forged on a disabled button presses nothing; click() from Python at once
+    form.button.disabled = True
+    form.click()
+    form.browser_says({"type": "echo", "id": 4})
+    assert form.pressed == ["Ben", "Ben"]
+    form.button.disabled = False
+    form.button.click()
+    assert form.pressed == ["Ben", "Ben", "Ben"] and len(form.sent) == 4
+    form.button._handle_custom_msg({"event": "focus"}, [])  # not a click: nothing
+    assert len(form.sent) == 4 and form.enter.rejected_messages == 0
