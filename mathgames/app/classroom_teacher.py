@@ -32,7 +32,7 @@ from mathgames.classroom.session import (
 )
 from mathgames.classroom.store import Event, UnknownSessionError, normalize_code
 from mathgames.core.board_widget import BoardWidget
-from mathgames.core.errors import MathgamesError, read_save
+from mathgames.core.errors import MathgamesError, read_save, shorten
 from mathgames.core.i18n import format_number, get_language, translator
 from mathgames.core.svg import esc
 from mathgames.core.ui_widget import Confirm, EnterSubmits
@@ -417,8 +417,10 @@ class TeacherPage(w.VBox):
         if self.state is None:
             return
         text = self.typed.value.strip()
-        if not (text.isascii() and text.isdigit()):  # the class itself checks 1 to 13
-            refusal = (_("{card} is not a card: 1 to 13").format(card=text) if text
+        # The class itself checks 1 to 13; a number of more than 3 digits (pasted by
+        # mistake, or forged) is refused here, quoted short, before int() reads it.
+        if not (text.isascii() and text.isdigit() and len(text) <= 3):
+            refusal = (_("{card} is not a card: 1 to 13").format(card=shorten(text)) if text
                        else _("Type the number of the card first: 1 to 13"))
             self.message.value = f'<p role="alert">{esc(refusal)}</p>'
         elif self.call(int(text)):

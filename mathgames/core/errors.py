@@ -19,8 +19,22 @@ from typing import Any
 
 __all__ = [
     "CorruptSaveError", "IllegalMoveError", "InvalidMoveError", "MathgamesError", "SetupError",
-    "read_save",
+    "read_save", "shorten",
 ]
+
+
+def shorten(text: str, limit: int = 40) -> str:
+    """``text`` cut to at most ``limit`` characters (the last one an ellipsis), for a
+    message that quotes what a user typed or a file held.
+
+    >>> shorten("c3")
+    'c3'
+    >>> shorten("7" * 100)
+    '777777777777777777777777777777777777777…'
+    >>> len(shorten("7" * 100)), len(shorten("abcdef", limit=4))
+    (40, 4)
+    """
+    return text if len(text) <= limit else text[:limit - 1] + "…"
 
 
 class MathgamesError(Exception):

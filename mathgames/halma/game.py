@@ -31,7 +31,13 @@ from dataclasses import dataclass, field
 from itertools import pairwise
 from typing import NamedTuple
 
-from mathgames.core.errors import CorruptSaveError, IllegalMoveError, InvalidMoveError, SetupError
+from mathgames.core.errors import (
+    CorruptSaveError,
+    IllegalMoveError,
+    InvalidMoveError,
+    SetupError,
+    shorten,
+)
 from mathgames.halma.topology import BOARDS, Topology, get_topology
 
 __all__ = ["PASS", "Game", "Move", "Result", "jump_destinations", "pair_moves"]
@@ -752,7 +758,7 @@ def _shown(value: object) -> str:
     text = repr(value) if isinstance(value, (str, int, float, type(None))) else (
         f"a {type(value).__name__}" if not isinstance(value, (list, tuple, dict)) else
         repr(value))
-    return text if len(text) <= 40 else text[:39] + "…"
+    return shorten(text)
 
 
 def _mask(size: int, cells: Iterable[int]) -> bytearray:

@@ -35,6 +35,7 @@ from mathgames.core.errors import (
     IllegalMoveError,
     InvalidMoveError,
     read_save,
+    shorten,
 )
 from mathgames.matematiko.deck import (
     DEAL_LENGTH,
@@ -152,7 +153,7 @@ def _shown(value: object) -> str:
     """A short text form of a value given by a user or a file, for a message."""
     text = repr(value) if isinstance(value, (str, int, float, type(None))) else (
         f"a {type(value).__name__}")
-    return text if len(text) <= 40 else text[:39] + "…"
+    return shorten(text)
 
 
 def _check_deal(deal: Iterable[int]) -> tuple[int, ...]:

@@ -24,7 +24,7 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
-from mathgames.core.errors import SetupError
+from mathgames.core.errors import SetupError, shorten
 from mathgames.core.i18n import translator
 
 __all__ = ["PRESETS", "RuleSet", "shown"]
@@ -190,7 +190,7 @@ def shown(value: Any) -> str:
         text = json.dumps(value, ensure_ascii=False, separators=(", ", ": "))
     except (TypeError, ValueError, RecursionError):
         text = f"a {type(value).__name__}"
-    return text if len(text) <= 40 else text[:39] + "…"
+    return shorten(text)
 
 
 def _whole(value: Any) -> bool:

@@ -23,7 +23,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from mathgames.core.errors import IllegalMoveError, InvalidMoveError
+from mathgames.core.errors import IllegalMoveError, InvalidMoveError, shorten
 from mathgames.core.i18n import translator
 from mathgames.triomino.geometry import (
     Cell,
@@ -131,7 +131,7 @@ def check_placement(placement: Any) -> Placement:
 def _shown(value: Any) -> str:
     text = repr(value) if isinstance(value, (str, int, float, type(None))) else (
         f"a {type(value).__name__}")
-    return text if len(text) <= 40 else text[:39] + "…"
+    return shorten(text)
 
 
 @dataclass(frozen=True)

@@ -1087,12 +1087,15 @@ def test_a_card_typed_from_a_real_deck(in_thread: Callable[..., None]) -> None:
         assert teacher.state.calls == [11] and teacher.typed.value == ""
         assert "Called so far: 11<" in teacher.progress.value
         # refused, said where, the box kept to mend, nothing called: a card the deck lacks,
-        # a word, nothing at all, a fifth copy
+        # a word, a number as long as a page, nothing at all, a fifth copy
         for text, said in (("14", "14 is not a card: 1 to 13"),
                            ("0", "0 is not a card: 1 to 13"),
                            ("seven", "seven is not a card: 1 to 13"),
                            ("7.5", "7.5 is not a card: 1 to 13"),
                            ("<b>", "&lt;b&gt; is not a card"),
+                           ("100", "100 is not a card: 1 to 13"),
+                           # pasted by mistake: quoted short (int() refuses 4,301 digits)
+                           ("9" * 5000, "9" * 39 + "… is not a card: 1 to 13"),
                            ("  ", "Type the number of the card first: 1 to 13")):
             teacher.typed.value = text
             teacher.typed_button.click()
