@@ -38,6 +38,7 @@ from typing import Any
 import ipywidgets as w
 from babel.numbers import format_decimal
 
+from mathgames.core.errors import shorten
 from mathgames.core.i18n import get_language, translator
 from mathgames.core.ui_widget import EnterSubmits
 
@@ -149,11 +150,12 @@ def parse_numbers(text: str, lowest: int, highest: int, most: int | None = None)
         except ValueError:
             raise InputError(
                 _("“{part}” is not a whole number: type numbers from {low} to {high}, "
-                  "separated by spaces.").format(part=part[:20], low=lowest, high=highest)
+                  "separated by spaces.").format(part=shorten(part, 20), low=lowest, high=highest)
             ) from None
         if not lowest <= value <= highest:
             raise InputError(_("{value} is not allowed here: the numbers go from {low} to "
-                               "{high}.").format(value=value, low=lowest, high=highest))
+                               "{high}.").format(value=shorten(str(value)), low=lowest,
+                                                 high=highest))
         found.append(value)
     if most is not None and len(found) > most:
         raise InputError(_.ngettext("Type at most {n} number.", "Type at most {n} numbers.",
@@ -248,11 +250,11 @@ class Predict(w.VBox):
                 float(guess.replace(",", ".").replace("\xa0", "").replace(" ", ""))
             except ValueError:
                 self.result.value = _p(_("“{guess}” is not a number: type a number.").format(
-                    guess=guess[:20]), error=True)
+                    guess=shorten(guess, 20)), error=True)
                 return
         self.guesses.append(guess)
         text = _("Your guess: {guess}. The answer: {answer}.").format(
-            guess=html.escape(guess), answer=html.escape(str(self.answer_text)))
+            guess=html.escape(shorten(guess)), answer=html.escape(str(self.answer_text)))
         self.result.value = _p(text) + (f'<p style="font-size:17px">{self.explain}</p>'
                                         if self.explain else "")
 

@@ -67,6 +67,20 @@ def test_bad_input_gets_a_translated_message_naming_the_bad_part(language, code,
         lesson.parse_numbers("7 99", 1, 13)
 
 
+def test_a_long_paste_is_quoted_short() -> None:
+    with pytest.raises(lesson.InputError) as caught:
+        lesson.parse_numbers("7 " + "x" * 500, 1, 13)
+    assert "“" + "x" * 19 + "…”" in str(caught.value) and "x" * 20 not in str(caught.value)
+    with pytest.raises(lesson.InputError) as caught:
+        lesson.parse_numbers("9" * 100, 1, 13)
+    assert str(caught.value).startswith("9" * 39 + "… is not allowed here")
+    question = lesson.Predict("How many tiles?", 56)
+    question.guess_box.value = "5" * 5000
+    question.check()
+    assert question.guesses == ["5" * 5000]  # recorded whole, shown short
+    assert "5" * 39 + "…" in question.result.value and "5" * 40 not in question.result.value
+
+
 def test_plural_messages_follow_each_language(language):
     language("ru")
     with pytest.raises(lesson.InputError, match="не больше 5 чисел"):
