@@ -47,7 +47,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from mathgames.core.errors import MathgamesError
+from mathgames.core.errors import MathgamesError, shorten
+from mathgames.core.i18n import translator
 
 __all__ = [
     "CODE_ALPHABET",
@@ -65,6 +66,8 @@ __all__ = [
     "normalize_code",
     "open_store",
 ]
+
+_ = translator("classroom")
 
 #: Letters and digits of codes: no 0/O, 1/I/L, 5/S, 2/Z, 8/B to mix up on a projector.
 CODE_ALPHABET = "ACDEFGHJKMNPQRTUVWXY34679"
@@ -127,12 +130,13 @@ def normalize_code(text: object) -> str:
     ...
     mathgames.classroom.store.StoreError: 'AB' is not a code: a code has 5 letters and digits
     """
-    if not isinstance(text, str) or len(text) > 40:
-        raise StoreError("a code is a short text")
+    if not isinstance(text, str):
+        raise StoreError("a code is a text")
     clean = "".join(ch for ch in text.upper() if ch not in " -_\t")
     if len(clean) != CODE_LENGTH or not set(clean) <= set(CODE_ALPHABET):
-        raise StoreError(f"{text.strip()!r} is not a code: a code has {CODE_LENGTH} "
-                         "letters and digits")
+        # typed by a student: said in the page's language, quoted short
+        raise StoreError(_("{text} is not a code: a code has {n} letters and digits").format(
+            text=repr(shorten(text.strip())), n=CODE_LENGTH))
     return clean
 
 

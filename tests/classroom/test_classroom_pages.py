@@ -18,7 +18,7 @@ import mathgames.classroom.service as service
 from mathgames.app.classroom_join import JoinPage
 from mathgames.app.classroom_table import TablePage
 from mathgames.app.classroom_teacher import TeacherPage
-from mathgames.core.i18n import format_number
+from mathgames.core.i18n import format_number, set_language
 from mathgames.core.svg import esc
 from mathgames.matematiko.match import cell_index, cell_name
 
@@ -554,6 +554,37 @@ def arrow_keys(topology: Any, start: str, goal: str) -> list[str]:
         cell, key = came[cell]
         keys.append(key)
     return keys[::-1]
+
+
+def test_a_code_typed_wrong_is_said_in_the_pages_language(
+        in_thread: Callable[..., None]) -> None:
+    def body(loop: asyncio.AbstractEventLoop) -> None:
+        said = {"en": "'k39t' is not a code: a code has 5 letters and digits",
+                "pl": "'k39t' to nie kod: kod ma 5 znaków, litery i cyfry",
+                "cs": "'k39t' není kód: kód má 5 znaků, písmena a číslice",
+                "ru": "'k39t' — не код: в коде 5 знаков, буквы и цифры"}
+        try:
+            for lang, words in said.items():
+                set_language(lang)
+                student = JoinPage(code="")
+                student.code_input.value, student.name_input.value = " k39t", "Ann"
+                student.join_button.click()
+                assert student.state is None
+                assert words in html.unescape(student.message.value), lang
+                player = TablePage()  # a class code typed wrong when opening a table
+                player.name_input.value, player.class_input.value = "Ann", "k39t "
+                player.open_button.click()
+                assert player.state is None
+                assert words in html.unescape(player.message.value), lang
+            # a paragraph pasted into the box is quoted short
+            student.code_input.value = "k" * 300
+            student.join_button.click()
+            assert "'" + "k" * 39 + "…' — не код" in html.unescape(student.message.value)
+            assert live.classroom().store.sessions() == []  # nothing opened by any of it
+        finally:
+            set_language("en")
+
+    in_thread(body)
 
 
 def test_the_player_who_opens_a_table_chooses_its_bots_level(
