@@ -262,12 +262,12 @@ class EnterSubmits(anywidget.AnyWidget):
         self.rejected_messages = 0
         self.layout.display = "none"
         for field in fields:
-            field.on_msg(self._field_message)
+            field.on_msg(self._press_message)
         if isinstance(button, w.Button):
             # The browser's click reaches Python through the echo; button.click() from
             # Python (and the echo) still presses it at once.
             button.on_msg(button._handle_button_msg, remove=True)
-            button.on_msg(self._click_message)
+            button.on_msg(self._press_message)
         self.on_msg(self._echo_message)
 
     def press_enter(self) -> None:
@@ -280,12 +280,9 @@ class EnterSubmits(anywidget.AnyWidget):
         """Answer the awaited echo from Python, as the browser would (for tests)."""
         self._echo_message(self, {"type": "echo", "id": self.awaited}, [])
 
-    def _field_message(self, _field: Any, content: Any, _buffers: Any) -> None:
-        if isinstance(content, dict) and content.get("event") == "submit":
-            self.press_enter()
-
-    def _click_message(self, _button: Any, content: Any, _buffers: Any) -> None:
-        if isinstance(content, dict) and content.get("event") == "click":
+    def _press_message(self, _widget: Any, content: Any, _buffers: Any) -> None:
+        """Enter in a field ("submit") or a click on the button: ask for the echo."""
+        if isinstance(content, dict) and content.get("event") in ("submit", "click"):
             self.press_enter()
 
     def _echo_message(self, _widget: Any, content: Any, buffers: Any) -> None:
