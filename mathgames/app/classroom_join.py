@@ -15,7 +15,7 @@ from typing import Any
 
 import ipywidgets as w
 
-from mathgames.app.classroom_live import LiveFeed, classroom, query_value
+from mathgames.app.classroom_live import LiveFeed, classroom, message_html, query_value
 from mathgames.classroom.session import ClassState
 from mathgames.classroom.store import Event, UnknownSessionError, normalize_code
 from mathgames.core.board_widget import BoardWidget
@@ -97,7 +97,7 @@ class JoinPage(w.VBox):
             pid, token = self.room.join_class(clean, name)
             state = self.room.load_class(clean)
         except MathgamesError as error:
-            self.message.value = f'<p role="alert">{esc(str(error))}</p>'
+            self.message.value = message_html(str(error))
             return
         self._enter(state, pid, token)
 
@@ -112,7 +112,7 @@ class JoinPage(w.VBox):
             self._say_gone()
             return
         except (MathgamesError, ValueError, KeyError, TypeError) as error:
-            self.message.value = f'<p role="alert">{esc(str(error))}</p>'
+            self.message.value = message_html(str(error))
             return
         self._enter(state, data["pid"], data["token"])
 
@@ -189,7 +189,7 @@ class JoinPage(w.VBox):
         """The teacher took this student off the class: the form again, and why."""
         self.leave()
         text = _("The teacher removed you from the class: join again with your first name")
-        self.message.value = f'<p role="alert">{esc(text)}</p>'
+        self.message.value = message_html(text)
 
     def _gone(self) -> None:
         """The teacher deleted the class: the pass is forgotten and the form shows again;
@@ -204,19 +204,19 @@ class JoinPage(w.VBox):
     def _say_gone(self) -> None:
         text = _("The teacher has deleted the class: your grid is no longer on the server. "
                  "To play again, join a class with its code.")
-        self.message.value = f'<p role="alert">{esc(text)}</p>'
+        self.message.value = message_html(text)
         self.board.say(text)
 
     def _say_new_game(self) -> None:
         assert self.state is not None
         text = _("Game {n}: wait for the teacher's first number").format(n=self.state.game)
-        self.message.value = f'<p role="status">{esc(text)}</p>'
+        self.message.value = message_html(text, alert=False)
 
     def _say_taken_back(self, cards: list[int]) -> None:
         """Say which numbers the teacher took back (a card typed wrong): they left the grid."""
         text = _("The teacher took back the {card}").format(
             card=", ".join(str(card) for card in cards))
-        self.message.value = f'<p role="status">{esc(text)}</p>'
+        self.message.value = message_html(text, alert=False)
 
     # -- playing -------------------------------------------------------------------------------
     def _key(self, key: str) -> None:
@@ -252,7 +252,7 @@ class JoinPage(w.VBox):
             if self.pid not in state.students:
                 self._removed()
                 return
-            self.message.value = f'<p role="alert">{esc(str(error))}</p>'
+            self.message.value = message_html(str(error))
             self.redraw()
             self.board.say(str(error))
             return
@@ -293,7 +293,7 @@ class JoinPage(w.VBox):
             elif index >= len(self.state.calls):
                 self._say_taken_back([card])  # the teacher took it back as it was placed
             else:
-                self.message.value = f'<p role="alert">{esc(str(error))}</p>'
+                self.message.value = message_html(str(error))
         self.redraw()
 
     def redraw(self) -> None:

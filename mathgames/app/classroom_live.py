@@ -29,12 +29,34 @@ from mathgames.app.address import qr_svg
 from mathgames.classroom.service import Classroom
 from mathgames.classroom.store import Event, Store, UnknownSessionError, open_store
 from mathgames.core.i18n import get_language
+from mathgames.core.svg import esc
 
-__all__ = ["LiveFeed", "classroom", "join_address", "lan_address", "qr_svg", "query_value"]
+__all__ = [
+    "LiveFeed",
+    "classroom",
+    "join_address",
+    "lan_address",
+    "message_html",
+    "qr_svg",
+    "query_value",
+]
 
 log = logging.getLogger("mathgames.classroom")
 
 _ROOM: Classroom | None = None
+
+
+def message_html(text: str, alert: bool = True) -> str:
+    """A class page's message as HTML: a refusal or a warning (``role="alert"``, read out
+    at once by a screen reader) or, not ``alert``, news (``role="status"``).
+
+    >>> message_html("There is no class K3M9T: check the code")
+    '<p role="alert">There is no class K3M9T: check the code</p>'
+    >>> message_html("<b>", alert=False)
+    '<p role="status">&lt;b&gt;</p>'
+    """
+    role = "alert" if alert else "status"
+    return f'<p role="{role}">{esc(text)}</p>'
 
 
 def classroom() -> Classroom:

@@ -22,7 +22,7 @@ from urllib.parse import quote
 import bqplot as bq
 import ipywidgets as w
 
-from mathgames.app.classroom_live import LiveFeed, classroom, join_address, qr_svg
+from mathgames.app.classroom_live import LiveFeed, classroom, join_address, message_html, qr_svg
 from mathgames.classroom.session import (
     ClassState,
     Standing,
@@ -272,7 +272,7 @@ class TeacherPage(w.VBox):
         try:
             code, token = self.room.open_class()
         except MathgamesError as error:  # the store refused (a wrong setting, say)
-            self.notice.value = f'<p role="alert">{esc(str(error))}</p>'
+            self.notice.value = message_html(str(error))
             return
         self._enter(self.room.load_class(code), token)
 
@@ -287,7 +287,7 @@ class TeacherPage(w.VBox):
             self._say_gone(normalize_code(data["code"]))
             return
         except (MathgamesError, ValueError, KeyError, TypeError) as error:
-            self.notice.value = f'<p role="alert">{esc(str(error))}</p>'
+            self.notice.value = message_html(str(error))
             return
         self._enter(state, data["token"])
 
@@ -354,12 +354,12 @@ class TeacherPage(w.VBox):
         except UnknownSessionError:
             pass  # already gone (from another tab, or idle too long): the same end
         except MathgamesError as error:
-            self.message.value = f'<p role="alert">{esc(str(error))}</p>'
+            self.message.value = message_html(str(error))
             return
         self._closed()
         text = _("The class {code} is deleted: none of its names or grids is left on the "
                  "server.").format(code=state.code)
-        self.notice.value = f'<p role="status">{esc(text)}</p>'
+        self.notice.value = message_html(text, alert=False)
 
     def _gone(self) -> None:
         """The class left the store while this page showed it (deleted in another tab, or
@@ -372,7 +372,7 @@ class TeacherPage(w.VBox):
     def _say_gone(self, code: str) -> None:
         text = _("The class {code} is no longer on the server: it was deleted.").format(
             code=code)
-        self.notice.value = f'<p role="alert">{esc(text)}</p>'
+        self.notice.value = message_html(text)
 
     def _closed(self) -> None:
         """Forget the class: no feed, no calling, nothing kept in the browser."""
@@ -392,16 +392,17 @@ class TeacherPage(w.VBox):
         class refused (the page then shows the class as the log has it). True if the class
         took it."""
         assert self.state is not None
-        taken = False
         try:
             self.state = action(self.state)
-            self.message.value = f'<p role="status">{esc(done)}</p>' if done else ""
-            taken = True
         except UnknownSessionError:
             self._gone()
             return False
         except MathgamesError as error:  # the attempt has brought the state up to date
-            self.message.value = f'<p role="alert">{esc(str(error))}</p>'
+            self.message.value = message_html(str(error))
+            taken = False
+        else:
+            self.message.value = message_html(done, alert=False) if done else ""
+            taken = True
         self.redraw()
         return taken
 
@@ -422,7 +423,7 @@ class TeacherPage(w.VBox):
         if not (text.isascii() and text.isdigit() and len(text) <= 3):
             refusal = (_("{card} is not a card: 1 to 13").format(card=shorten(text)) if text
                        else _("Type the number of the card first: 1 to 13"))
-            self.message.value = f'<p role="alert">{esc(refusal)}</p>'
+            self.message.value = message_html(refusal)
         elif self.call(int(text)):
             self.typed.value = ""
 
