@@ -19,7 +19,7 @@ from typing import Any
 
 __all__ = [
     "CorruptSaveError", "IllegalMoveError", "InvalidMoveError", "MathgamesError", "SetupError",
-    "read_save", "shorten",
+    "quoted", "read_save", "shorten",
 ]
 
 
@@ -35,6 +35,20 @@ def shorten(text: str, limit: int = 40) -> str:
     (40, 4)
     """
     return text if len(text) <= limit else text[:limit - 1] + "…"
+
+
+def quoted(value: object) -> str:
+    """A short text form of a value given by a user or a file, for a message: a text or
+    a number as Python writes it, anything else by its kind.
+
+    >>> quoted("z9"), quoted(7), quoted(None), quoted([1, 2])
+    ("'z9'", '7', 'None', 'a list')
+    >>> quoted("x" * 100) == repr("x" * 100)[:39] + "…"
+    True
+    """
+    text = repr(value) if isinstance(value, (str, int, float, type(None))) else (
+        f"a {type(value).__name__}")
+    return shorten(text)
 
 
 class MathgamesError(Exception):

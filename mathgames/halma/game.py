@@ -36,6 +36,7 @@ from mathgames.core.errors import (
     IllegalMoveError,
     InvalidMoveError,
     SetupError,
+    quoted,
     shorten,
 )
 from mathgames.halma.topology import BOARDS, Topology, get_topology
@@ -755,10 +756,7 @@ def _whole(value: object) -> bool:
 
 def _shown(value: object) -> str:
     """A short text form of a value given by a user or a file, for a message."""
-    text = repr(value) if isinstance(value, (str, int, float, type(None))) else (
-        f"a {type(value).__name__}" if not isinstance(value, (list, tuple, dict)) else
-        repr(value))
-    return shorten(text)
+    return shorten(repr(value)) if isinstance(value, (list, tuple, dict)) else quoted(value)
 
 
 def _mask(size: int, cells: Iterable[int]) -> bytearray:

@@ -34,8 +34,8 @@ from mathgames.core.errors import (
     CorruptSaveError,
     IllegalMoveError,
     InvalidMoveError,
+    quoted,
     read_save,
-    shorten,
 )
 from mathgames.matematiko.deck import (
     DEAL_LENGTH,
@@ -74,7 +74,7 @@ def cell_name(index: int) -> str:
     ('a1', 'c2', 'e5')
     """
     if isinstance(index, bool) or not isinstance(index, int) or not 0 <= index < CELLS:
-        raise InvalidMoveError(f"{_shown(index)} is not a cell number (0 to {CELLS - 1})")
+        raise InvalidMoveError(f"{quoted(index)} is not a cell number (0 to {CELLS - 1})")
     return f"{_COLUMNS[index % GRID_SIZE]}{index // GRID_SIZE + 1}"
 
 
@@ -149,22 +149,15 @@ class Standing:
     bot: str | None = None
 
 
-def _shown(value: object) -> str:
-    """A short text form of a value given by a user or a file, for a message."""
-    text = repr(value) if isinstance(value, (str, int, float, type(None))) else (
-        f"a {type(value).__name__}")
-    return shorten(text)
-
-
 def _check_deal(deal: Iterable[int]) -> tuple[int, ...]:
     if not isinstance(deal, (list, tuple)):
-        raise InvalidMoveError(f"deal: {_shown(deal)} is not a list of {DEAL_LENGTH} cards")
+        raise InvalidMoveError(f"deal: {quoted(deal)} is not a list of {DEAL_LENGTH} cards")
     cards = tuple(deal)
     if len(cards) != DEAL_LENGTH:
         raise InvalidMoveError(f"deal: {len(cards)} cards, a deal has {DEAL_LENGTH}")
     for card in cards:
         if isinstance(card, bool) or not isinstance(card, int) or not 1 <= card <= 13:
-            raise InvalidMoveError(f"deal: {_shown(card)} is not a card (cards are 1 to 13)")
+            raise InvalidMoveError(f"deal: {quoted(card)} is not a card (cards are 1 to 13)")
     value, copies = Counter(cards).most_common(1)[0]
     if copies > COPIES:
         raise InvalidMoveError(f"deal: {copies} cards {value}, the deck has only {COPIES}")
@@ -173,14 +166,14 @@ def _check_deal(deal: Iterable[int]) -> tuple[int, ...]:
 
 def _check_players(players: Iterable[str | Player]) -> tuple[Player, ...]:
     if not isinstance(players, (list, tuple)):
-        raise InvalidMoveError(f"the players must be a list of names, not {_shown(players)}")
+        raise InvalidMoveError(f"the players must be a list of names, not {quoted(players)}")
     if len(players) > MAX_PLAYERS:
         raise InvalidMoveError(f"a match has 1 to {MAX_PLAYERS} players, not {len(players)}")
     result: list[Player] = []
     for entry in players:
         player = entry if isinstance(entry, Player) else Player(entry)
         if not isinstance(player.name, str) or not player.name.strip():
-            raise InvalidMoveError(f"player name {_shown(player.name)}: a name is some text")
+            raise InvalidMoveError(f"player name {quoted(player.name)}: a name is some text")
         name = " ".join(player.name.split())
         if len(name) > MAX_NAME_CHARS:
             raise InvalidMoveError(f"player name {name!r}: at most {MAX_NAME_CHARS} characters")
@@ -339,7 +332,7 @@ class Match:
             raise IllegalMoveError(
                 f"{name} has already placed the {self.current} (in {cell_name(mine[-1])})")
         if card is not None and (isinstance(card, bool) or not isinstance(card, int)):
-            raise InvalidMoveError(f"{_shown(card)} is not a card: a card is a whole number "
+            raise InvalidMoveError(f"{quoted(card)} is not a card: a card is a whole number "
                                    "1 to 13")
         if card is not None and card != self.current:
             raise IllegalMoveError(f"the number called is {self.current}, not {card}")
@@ -425,7 +418,7 @@ class Match:
             raise CorruptSaveError("not a saved Matematiko game")
         version = data.get("version")
         if isinstance(version, bool) or version not in READABLE_VERSIONS:
-            raise CorruptSaveError(f"version {_shown(version)}: this program reads versions "
+            raise CorruptSaveError(f"version {quoted(version)}: this program reads versions "
                                    f"{', '.join(map(str, READABLE_VERSIONS))}")
         expected = {"game", "version", "code", "deal", "called", "players", "checksum"}
         if version > 1 and data.get("code") is not None:

@@ -23,7 +23,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from mathgames.core.errors import IllegalMoveError, InvalidMoveError, shorten
+from mathgames.core.errors import IllegalMoveError, InvalidMoveError, quoted
 from mathgames.core.i18n import translator
 from mathgames.triomino.geometry import (
     Cell,
@@ -112,26 +112,20 @@ def check_placement(placement: Any) -> Placement:
     mathgames.core.errors.InvalidMoveError: '(1,)' is not a cell: give two whole numbers ...
     """
     if not isinstance(placement, Placement):
-        raise InvalidMoveError(f"{_shown(str(placement))} is not a placement")
+        raise InvalidMoveError(f"{quoted(str(placement))} is not a placement")
     if not isinstance(placement.tile, Tile):
-        raise InvalidMoveError(f"{_shown(str(placement.tile))} is not a tile")
+        raise InvalidMoveError(f"{quoted(str(placement.tile))} is not a tile")
     cell = placement.cell
     if not (isinstance(cell, tuple) and len(cell) == 2 and all(
             isinstance(v, int) and not isinstance(v, bool) and abs(v) <= MAX_COORD
             for v in cell)):
-        raise InvalidMoveError(f"{_shown(str(cell))} is not a cell: give two whole numbers "
+        raise InvalidMoveError(f"{quoted(str(cell))} is not a cell: give two whole numbers "
                                f"(x, y) of at most {MAX_COORD}")
     rotation = placement.rotation
     if isinstance(rotation, bool) or rotation not in (0, 1, 2) or not isinstance(rotation, int):
         value = rotation if isinstance(rotation, (int, str)) else str(rotation)
-        raise InvalidMoveError(f"{_shown(value)} is not a rotation (0, 1 or 2)")
+        raise InvalidMoveError(f"{quoted(value)} is not a rotation (0, 1 or 2)")
     return placement
-
-
-def _shown(value: Any) -> str:
-    text = repr(value) if isinstance(value, (str, int, float, type(None))) else (
-        f"a {type(value).__name__}")
-    return shorten(text)
 
 
 @dataclass(frozen=True)
