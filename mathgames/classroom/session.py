@@ -35,7 +35,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from mathgames.classroom.store import normalize_code
-from mathgames.core.errors import IllegalMoveError, InvalidMoveError, MathgamesError
+from mathgames.core.errors import IllegalMoveError, InvalidMoveError, MathgamesError, quoted
 from mathgames.core.i18n import translator
 from mathgames.core.levels import DEFAULT_LEVEL, LEVEL_NAMES
 from mathgames.matematiko.deck import DEAL_LENGTH, shuffled_deck
@@ -422,11 +422,11 @@ def triomino_action(game: Any, text: str) -> Any:
         return (text, None)
     parts = text.split()
     if len(parts) != 5 or parts[0] != "place":
-        raise InvalidMoveError(f"{text[:40]!r} is not a Triomino action")
+        raise InvalidMoveError(f"{quoted(text)} is not a Triomino action")
     try:
         data = [parts[1], int(parts[2]), int(parts[3]), int(parts[4])]
     except ValueError:
-        raise InvalidMoveError(f"{text[:40]!r} is not a Triomino action") from None
+        raise InvalidMoveError(f"{quoted(text)} is not a Triomino action") from None
     return ("place", Placement.from_list(data))
 
 

@@ -37,7 +37,7 @@ from typing import Any
 import anywidget
 import traitlets
 
-from mathgames.core.errors import InvalidMoveError
+from mathgames.core.errors import InvalidMoveError, quoted
 
 __all__ = ["KEYS", "MAX_MESSAGE_CHARS", "MAX_STORED_CHARS", "BoardWidget"]
 
@@ -214,7 +214,7 @@ class BoardWidget(anywidget.AnyWidget):
             self._stored_offered = True
             self.offer_stored(data)
         else:
-            self._reject(f"unknown message type {kind[:40]!r}")
+            self._reject(f"unknown message type {quoted(kind)}")
         return None
 
 

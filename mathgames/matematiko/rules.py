@@ -20,7 +20,7 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from mathgames.core.errors import InvalidMoveError
+from mathgames.core.errors import InvalidMoveError, quoted
 
 __all__ = [
     "CARD_VALUES",
@@ -99,9 +99,7 @@ def combination(name: str) -> Combination:
     """
     found = _BY_NAME.get(name) if isinstance(name, str) else None
     if found is None:
-        shown = repr(name) if isinstance(name, (str, int, float, type(None))) else (
-            f"a {type(name).__name__}")
-        raise InvalidMoveError(f"unknown combination {shown[:40]}")
+        raise InvalidMoveError(f"unknown combination {quoted(name)}")
     return found
 
 

@@ -32,6 +32,7 @@ from mathgames.core.errors import (
     IllegalMoveError,
     InvalidMoveError,
     read_save,
+    shorten,
 )
 from mathgames.triomino.geometry import (
     Cell,
@@ -559,7 +560,7 @@ class Mosaic:
         for number, row in enumerate(rows):
             if (not isinstance(row, list) or len(row) != 3
                     or not all(isinstance(v, int) and not isinstance(v, bool) for v in row)):
-                raise CorruptSaveError(f"cell {number}: {str(row)[:40]!r} is not [x, y, colour]")
+                raise CorruptSaveError(f"cell {number}: {shorten(str(row))} is not [x, y, colour]")
             x, y, colour = row
             if abs(x) > 999 or abs(y) > 999:
                 raise CorruptSaveError(f"cell {number}: ({x}, {y}) is too far out")
