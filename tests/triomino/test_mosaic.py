@@ -237,11 +237,12 @@ def test_save_and_load_round_trip_and_refuse_bad_input():
 def test_a_corrupt_cell_is_named_and_shown_as_it_was_written_cut_short():
     good = json.loads(Mosaic().to_json())
     cases = [([[1, 1, 0], [0, 0]], "cell 1: [0, 0] is not [x, y, colour]"),
-             ([[0] * 100], "cell 0: " + str([0] * 13)[:-1] + ",… is not [x, y, colour]")]
+             ([[0] * 100], "cell 0: [" + "0, " * 12 + "0,… is not [x, y, colour]")]
     for cells, said in cases:
         with pytest.raises(CorruptSaveError) as info:
             Mosaic.from_json(json.dumps({**good, "cells": cells}))
         assert str(info.value) == said
+
 
 def test_every_gallery_puzzle_is_solved_by_its_stored_solution_and_drawn():
     assert [p.key for p in GALLERY][:1] == ["honeycomb"]
