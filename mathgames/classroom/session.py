@@ -378,7 +378,7 @@ class ClassState:
                       "before the next one"))
             student.grid[student.cells.pop()] = None
         else:
-            raise InvalidMoveError(f"unknown class event {str(kind)[:20]!r}")
+            raise InvalidMoveError(f"unknown class event {quoted(kind)}")
 
     def fold(self, events: Iterable[Any]) -> ClassState:
         """Apply stored events (objects with ``seq`` and ``data``) in order; skip bad ones."""
@@ -465,7 +465,7 @@ class TableState:
         self.game_name: str = self.settings.get("game", "")
         self.game = _table_game(self.settings)
         if self.bot_level not in TABLE_BOT_LEVELS:
-            raise InvalidMoveError(f"no bot level {str(self.bot_level)[:12]!r} for a table")
+            raise InvalidMoveError(f"no bot level {quoted(self.bot_level)} for a table")
         self.seats: list[dict[str, Any] | None] = [None] * int(self.settings["seats"])
         self.started = False
         self.seq = 0
@@ -603,7 +603,7 @@ class TableState:
             else:
                 level = event.get("level", "greedy")
                 if level not in BOT_LEVELS:
-                    raise InvalidMoveError(f"no bot level {str(level)[:12]!r}")
+                    raise InvalidMoveError(f"no bot level {quoted(level)}")
                 self.seats[seat] = {"bot": True, "level": level}
         elif kind == "start":
             if self.started:
@@ -653,7 +653,7 @@ class TableState:
                 raise IllegalMoveError("the next game has its table already")
             self.next_table = code
         else:
-            raise InvalidMoveError(f"unknown table event {str(kind)[:20]!r}")
+            raise InvalidMoveError(f"unknown table event {quoted(kind)}")
 
     def fold(self, events: Iterable[Any]) -> TableState:
         """Apply stored events in order; skip bad ones (never appended by the service)."""

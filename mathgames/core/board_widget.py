@@ -37,7 +37,7 @@ from typing import Any
 import anywidget
 import traitlets
 
-from mathgames.core.errors import InvalidMoveError, quoted
+from mathgames.core.errors import InvalidMoveError, quoted, shorten
 
 __all__ = ["KEYS", "MAX_MESSAGE_CHARS", "MAX_STORED_CHARS", "BoardWidget"]
 
@@ -172,7 +172,8 @@ class BoardWidget(anywidget.AnyWidget):
         The JavaScript never sets a trait, so any ``update`` message from it is
         forged: it is ignored with a warning (Python-side changes do not pass here).
         """
-        keys = ", ".join(sorted(map(str, sync_data)))[:80] if isinstance(sync_data, dict) else ""
+        names = sorted(map(str, sync_data)) if isinstance(sync_data, dict) else []
+        keys = shorten(", ".join(names), 80)
         self._reject(f"the front end may not set traits ({keys})")
 
     def _reject(self, why: str) -> None:
@@ -189,19 +190,19 @@ class BoardWidget(anywidget.AnyWidget):
         if buffers:
             return self._reject("binary buffers are not expected")
         if not isinstance(content, dict) or not isinstance(content.get("type"), str):
-            return self._reject(f"not a message object: {str(content)[:80]!r}")
+            return self._reject(f"not a message object: {shorten(str(content), 80)!r}")
         kind = content["type"]
         if kind == "click":
             cell = content.get("cell")
             if not isinstance(cell, str) or len(cell) > MAX_MESSAGE_CHARS:
-                return self._reject(f"click with a bad cell: {str(cell)[:80]!r}")
+                return self._reject(f"click with a bad cell: {shorten(str(cell), 80)!r}")
             if cell not in self.cell_ids:
                 return self._reject(f"click on unknown cell {cell!r}")
             self.click_cell(cell)
         elif kind == "key":
             key = content.get("key")
             if not _is_key(key) or len(key) > MAX_MESSAGE_CHARS:
-                return self._reject(f"unknown key {str(key)[:80]!r}")
+                return self._reject(f"unknown key {shorten(str(key), 80)!r}")
             self.press_key(key)
         elif kind == "stored":
             data, key = content.get("data"), content.get("key")

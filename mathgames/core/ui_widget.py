@@ -23,6 +23,7 @@ import ipywidgets as w
 import traitlets
 
 from mathgames.core.board_widget import STATIC
+from mathgames.core.errors import shorten
 from mathgames.core.i18n import translator
 from mathgames.core.svg import esc
 
@@ -291,7 +292,7 @@ class EnterSubmits(anywidget.AnyWidget):
                 or type(echo) is not int or not 1 <= echo <= self._echoes):
             self.rejected_messages += 1
             log.warning("Enter helper ignored a message that is no echo it sent: %r",
-                        str(content)[:80])
+                        shorten(str(content), 80))
             return
         if echo != self.awaited:
             return  # answered already (a second view of the page), or an older echo

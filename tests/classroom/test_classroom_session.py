@@ -626,6 +626,21 @@ def test_refused_events_leave_the_state_as_it_was() -> None:
     assert folded.calls == [9] and folded.seq == 2
 
 
+
+def test_a_forged_event_is_quoted_short_in_its_refusal() -> None:
+    long = "x" * 100
+    cut = repr(long)[:39] + "…"
+    for state, name in ((ClassState("K3M9T"), "class"),
+                        (TableState("X", {"game": "star", "seats": 2}), "table")):
+        for kind, shown in ((long, cut), ({"a": 1}, "a dict")):
+            with pytest.raises(InvalidMoveError) as info:
+                state.apply({"type": kind})
+            assert str(info.value) == f"unknown {name} event {shown}"
+    with pytest.raises(InvalidMoveError) as info:
+        TableState("X", {"game": "star", "seats": 2}).apply(
+            {"type": "bot", "seat": 0, "level": long})
+    assert str(info.value) == f"no bot level {cut}"
+
 @pytest.mark.parametrize("lang", ["pl", "cs", "ru"])
 def test_a_student_hears_a_refusal_in_the_page_s_language(lang: str) -> None:
     """What a student may meet (a second tab placing the same number, a removed name, a

@@ -111,6 +111,15 @@ def test_forged_messages_are_ignored_with_a_warning(
     assert "ignored a message from the browser" in caplog.text
 
 
+
+def test_a_forged_message_is_logged_cut_short(board: BoardWidget,
+                                              caplog: pytest.LogCaptureFixture) -> None:
+    with caplog.at_level(logging.WARNING, logger="mathgames.board"):
+        from_browser(board, {"type": "click", "cell": "a" * 5000})
+        from_browser(board, {"type": "key", "key": "b" * 5000})
+    for letter in "ab":
+        assert f"'{letter * 79}…'" in caplog.text and letter * 80 not in caplog.text
+
 def test_binary_buffers_are_refused(board: BoardWidget, events: list[tuple[str, str]]) -> None:
     from_browser(board, {"type": "click", "cell": "a1"}, buffers=[b"\x00" * 10])
     assert events == [] and board.rejected_messages == 1
