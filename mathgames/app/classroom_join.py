@@ -210,13 +210,13 @@ class JoinPage(w.VBox):
     def _say_new_game(self) -> None:
         assert self.state is not None
         text = _("Game {n}: wait for the teacher's first number").format(n=self.state.game)
-        self.message.value = message_html(text, alert=False)
+        self.message.value = message_html(text, role="status")
 
     def _say_taken_back(self, cards: list[int]) -> None:
         """Say which numbers the teacher took back (a card typed wrong): they left the grid."""
         text = _("The teacher took back the {card}").format(
             card=", ".join(str(card) for card in cards))
-        self.message.value = message_html(text, alert=False)
+        self.message.value = message_html(text, role="status")
 
     # -- playing -------------------------------------------------------------------------------
     def _key(self, key: str) -> None:

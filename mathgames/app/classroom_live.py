@@ -46,17 +46,17 @@ log = logging.getLogger("mathgames.classroom")
 _ROOM: Classroom | None = None
 
 
-def message_html(text: str, alert: bool = True) -> str:
+def message_html(text: str, role: str | None = "alert") -> str:
     """A class page's message as HTML: a refusal or a warning (``role="alert"``, read out
-    at once by a screen reader) or, not ``alert``, news (``role="status"``).
+    at once by a screen reader), news (``"status"``, read when the reader is idle), or
+    (``None``) a paragraph with no role, for news the page says to the reader itself.
 
     >>> message_html("There is no class K3M9T: check the code")
     '<p role="alert">There is no class K3M9T: check the code</p>'
-    >>> message_html("<b>", alert=False)
-    '<p role="status">&lt;b&gt;</p>'
+    >>> message_html("<b>", role="status"), message_html("A new game", role=None)
+    ('<p role="status">&lt;b&gt;</p>', '<p>A new game</p>')
     """
-    role = "alert" if alert else "status"
-    return f'<p role="{role}">{esc(text)}</p>'
+    return f'<p role="{role}">{esc(text)}</p>' if role else f"<p>{esc(text)}</p>"
 
 
 def classroom() -> Classroom:

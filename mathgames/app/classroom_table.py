@@ -20,7 +20,7 @@ from typing import Any
 
 import ipywidgets as w
 
-from mathgames.app.classroom_live import LiveFeed, classroom, query_value
+from mathgames.app.classroom_live import LiveFeed, classroom, message_html, query_value
 from mathgames.classroom.session import (
     TABLE_BOT_LEVELS,
     TABLE_GAMES,
@@ -192,8 +192,7 @@ class TablePage(w.VBox):
     def _tell(self, text: str, alert: bool = True) -> None:
         """A refusal or a warning (or, not ``alert``, news): shown, and said to a screen
         reader."""
-        role = ' role="alert"' if alert else ""
-        self.message.value = f"<p{role}>{esc(text)}</p>"
+        self.message.value = message_html(text, "alert" if alert else None)
         self.board.say(text)
 
     # -- sitting down --------------------------------------------------------------------------

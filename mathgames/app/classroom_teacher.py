@@ -359,7 +359,7 @@ class TeacherPage(w.VBox):
         self._closed()
         text = _("The class {code} is deleted: none of its names or grids is left on the "
                  "server.").format(code=state.code)
-        self.notice.value = message_html(text, alert=False)
+        self.notice.value = message_html(text, role="status")
 
     def _gone(self) -> None:
         """The class left the store while this page showed it (deleted in another tab, or
@@ -401,7 +401,7 @@ class TeacherPage(w.VBox):
             self.message.value = message_html(str(error))
             taken = False
         else:
-            self.message.value = message_html(done, alert=False) if done else ""
+            self.message.value = message_html(done, role="status") if done else ""
             taken = True
         self.redraw()
         return taken
