@@ -626,7 +626,6 @@ def test_refused_events_leave_the_state_as_it_was() -> None:
     assert folded.calls == [9] and folded.seq == 2
 
 
-
 def test_a_forged_event_is_quoted_short_in_its_refusal() -> None:
     long = "x" * 100
     cut = repr(long)[:39] + "…"
@@ -640,6 +639,7 @@ def test_a_forged_event_is_quoted_short_in_its_refusal() -> None:
         TableState("X", {"game": "star", "seats": 2}).apply(
             {"type": "bot", "seat": 0, "level": long})
     assert str(info.value) == f"no bot level {cut}"
+
 
 @pytest.mark.parametrize("lang", ["pl", "cs", "ru"])
 def test_a_student_hears_a_refusal_in_the_page_s_language(lang: str) -> None:

@@ -111,7 +111,6 @@ def test_forged_messages_are_ignored_with_a_warning(
     assert "ignored a message from the browser" in caplog.text
 
 
-
 def test_a_forged_message_is_logged_cut_short(board: BoardWidget,
                                               caplog: pytest.LogCaptureFixture) -> None:
     with caplog.at_level(logging.WARNING, logger="mathgames.board"):
