@@ -119,6 +119,7 @@ def test_a_forged_message_is_logged_cut_short(board: BoardWidget,
     for letter in "ab":
         assert f"'{letter * 79}…'" in caplog.text and letter * 80 not in caplog.text
 
+
 def test_binary_buffers_are_refused(board: BoardWidget, events: list[tuple[str, str]]) -> None:
     from_browser(board, {"type": "click", "cell": "a1"}, buffers=[b"\x00" * 10])
     assert events == [] and board.rejected_messages == 1
