@@ -15,12 +15,18 @@ as it was.
 from __future__ import annotations
 
 import json
+import reprlib
 from typing import Any
 
 __all__ = [
     "CorruptSaveError", "IllegalMoveError", "InvalidMoveError", "MathgamesError", "SetupError",
     "quoted", "read_save", "shorten",
 ]
+
+
+#: Writes a container's first few items, a few levels deep, never the whole of a big one.
+_SHORT_REPR = reprlib.Repr()
+_SHORT_REPR.maxlevel, _SHORT_REPR.maxstring, _SHORT_REPR.maxother = 3, 40, 40
 
 
 def shorten(text: str, limit: int = 40) -> str:
@@ -38,16 +44,24 @@ def shorten(text: str, limit: int = 40) -> str:
 
 
 def quoted(value: object) -> str:
-    """A short text form of a value given by a user or a file, for a message: a text or
-    a number as Python writes it, anything else by its kind.
+    """A short text form of a value given by a user or a file, for a message: a text, a
+    number or a list, tuple, dict or set as Python writes it (the first few items, a few
+    levels deep), anything else by its kind.
 
-    >>> quoted("z9"), quoted(7), quoted(None), quoted([1, 2])
-    ("'z9'", '7', 'None', 'a list')
+    >>> quoted("z9"), quoted(7), quoted(None), quoted([1, 2]), quoted(object())
+    ("'z9'", '7', 'None', '[1, 2]', 'an object')
     >>> quoted("x" * 100) == repr("x" * 100)[:39] + "…"
     True
+    >>> quoted(list(range(100))), quoted([[[[[1]]]]])
+    ('[0, 1, 2, 3, 4, 5, ...]', '[[[[...]]]]')
     """
-    text = repr(value) if isinstance(value, (str, int, float, type(None))) else (
-        f"a {type(value).__name__}")
+    if isinstance(value, (str, int, float, type(None))):
+        text = repr(value)
+    elif isinstance(value, (list, tuple, dict, set, frozenset)):
+        text = _SHORT_REPR.repr(value)
+    else:
+        kind = type(value).__name__
+        text = f"{'an' if kind[:1].lower() in 'aeiou' else 'a'} {kind}"
     return shorten(text)
 
 

@@ -37,7 +37,6 @@ from mathgames.core.errors import (
     InvalidMoveError,
     SetupError,
     quoted,
-    shorten,
 )
 from mathgames.halma.topology import BOARDS, Topology, get_topology
 
@@ -160,16 +159,16 @@ class Move(NamedTuple):
     def parse(cls, text: str) -> Move:
         """Read ``a1-b2`` or ``a1-c3-e5`` (or ``pass``); syntax only, no board needed."""
         if not isinstance(text, str):
-            raise InvalidMoveError(f"{_shown(text)} is not a move text")
+            raise InvalidMoveError(f"{quoted(text)} is not a move text")
         clean = text.strip().lower()
         if clean == "pass":
             return PASS
         parts = tuple(p.strip() for p in clean.replace("–", "-").split("-"))
         if len(parts) < 2:
-            raise InvalidMoveError(f"{text!r}: a move names at least two cells, like a1-b2")
+            raise InvalidMoveError(f"{quoted(text)}: a move names at least two cells, like a1-b2")
         for p in parts:
             if not (2 <= len(p) <= 3 and p[0].isalpha() and p[1:].isdigit()):
-                raise InvalidMoveError(f"{text!r}: {p!r} is not a cell name like c3")
+                raise InvalidMoveError(f"{quoted(text)}: {quoted(p)} is not a cell name like c3")
         return cls(parts)
 
     @property
@@ -228,22 +227,22 @@ class Game:
     def __init__(self, board: str | Topology = "halma", players: int = 2,
                  move_limit: int | None = None, pieces: int | None = None) -> None:
         if not (isinstance(board, Topology) or (isinstance(board, str) and board in BOARDS)):
-            raise SetupError(f"unknown board {_shown(board)}; choose 'halma' or 'star'")
+            raise SetupError(f"unknown board {quoted(board)}; choose 'halma' or 'star'")
         self.topology = topo = get_topology(board)
         if not _whole(players) or players not in topo.setups:
             choices = ", ".join(str(n) for n in topo.setups if n > 1)
             raise SetupError(f"{topo.title} is played by {choices} players, not "
-                             f"{_shown(players)}")
+                             f"{quoted(players)}")
         corners, default_pieces = topo.setups[players]
         if pieces is None:
             pieces = default_pieces
         if not _whole(pieces) or (pieces != default_pieces and not (
                 players == 1 and pieces in topo.camp_sizes())):
             raise SetupError(f"{players} players on the {topo.title} board have "
-                             f"{default_pieces} pieces each, not {_shown(pieces)}")
+                             f"{default_pieces} pieces each, not {quoted(pieces)}")
         if move_limit is not None and (not _whole(move_limit) or move_limit < 1):
             raise SetupError(f"the move limit must be a positive whole number, not "
-                             f"{_shown(move_limit)}")
+                             f"{quoted(move_limit)}")
         self.players = players
         self.pieces = pieces
         self.move_limit = move_limit
@@ -290,7 +289,7 @@ class Game:
             raise SetupError("the placement must map each player to a list of cell names")
         for p, names in placement.items():
             if not _whole(p) or p not in range(players):
-                raise SetupError(f"there is no player {_shown(p)} in a {players}-player game")
+                raise SetupError(f"there is no player {quoted(p)} in a {players}-player game")
             if not isinstance(names, (list, tuple)):
                 raise SetupError(f"player {p}: give a list of cell names")
             if len(names) > game.pieces:
@@ -301,14 +300,14 @@ class Game:
                 except InvalidMoveError:
                     c = -1
                 if c < 0:
-                    raise SetupError(f"player {p}: {_shown(name)} is not a cell of the "
+                    raise SetupError(f"player {p}: {quoted(name)} is not a cell of the "
                                      f"{topo.title} board")
                 if occ[c]:
                     raise SetupError(f"two pieces on {topo.names[c]}")
                 occ[c] = p + 1
                 cells[p].append(c)
         if not _whole(to_move) or to_move not in range(players):
-            raise SetupError(f"there is no player {_shown(to_move)} to move")
+            raise SetupError(f"there is no player {quoted(to_move)} to move")
         game.occ, game.cells, game.to_move = occ, cells, to_move
         return game
 
@@ -330,7 +329,7 @@ class Game:
     def _player(self, player: object) -> int:
         """``player`` if it is the number of a player of this game (else InvalidMoveError)."""
         if not _whole(player) or not 0 <= player < self.players:
-            raise InvalidMoveError(f"there is no player {_shown(player)}; the players are 0 "
+            raise InvalidMoveError(f"there is no player {quoted(player)}; the players are 0 "
                                    f"to {self.players - 1}")
         return player
 
@@ -407,7 +406,7 @@ class Game:
             move = Move.parse(move)
         if not isinstance(move, Move) or not isinstance(move.path, tuple) or not all(
                 isinstance(c, str) for c in move.path):
-            raise InvalidMoveError(f"{_shown(str(move))} is not a move")
+            raise InvalidMoveError(f"{quoted(str(move))} is not a move")
         topo = self.topology
         if self._over:
             raise IllegalMoveError(f"{move}: the game is over")
@@ -641,10 +640,10 @@ class Game:
                 continue
             key, sep, value = raw.partition(":")
             if not sep:
-                raise CorruptSaveError(f"line {number}: expected 'name: value', got {raw!r}")
+                raise CorruptSaveError(f"line {number}: expected 'name: value', got {quoted(raw)}")
             key = key.strip().lower()
             if key in fields:
-                raise CorruptSaveError(f"line {number}: {key!r} appears twice")
+                raise CorruptSaveError(f"line {number}: {quoted(key)} appears twice")
             fields[key] = (number, value.strip())
 
         def get(key: str) -> tuple[int, str]:
@@ -657,7 +656,8 @@ class Game:
             if allow_none and value == "none":
                 return None
             if not (value.isascii() and value.isdigit() and len(value) <= 10):
-                raise CorruptSaveError(f"line {line}: {key} must be a whole number, not {value!r}")
+                raise CorruptSaveError(
+                    f"line {line}: {key} must be a whole number, not {quoted(value)}")
             return int(value)
 
         try:
@@ -695,7 +695,7 @@ class Game:
                 if not (at and who.isascii() and who.isdigit() and when.isascii()
                         and when.isdigit() and len(who) + len(when) < 12
                         and int(who) < game.players and int(when) < ply):
-                    raise CorruptSaveError(f"line {line}: {item!r} is not player@move")
+                    raise CorruptSaveError(f"line {line}: {quoted(item)} is not player@move")
                 finished[int(who)] = int(when)
         game.occ, game.cells = occ, cells
         for who in finished:
@@ -705,7 +705,8 @@ class Game:
                                "moves made", "finished"} - {f"player {p}"
                                                             for p in range(game.players)}
         if extra:
-            raise CorruptSaveError(f"line {fields[min(extra)][0]}: unknown field {min(extra)!r}")
+            first = min(extra)
+            raise CorruptSaveError(f"line {fields[first][0]}: unknown field {quoted(first)}")
         game.occ, game.cells, game.to_move, game.ply = occ, cells, to_move, ply
         game.finished = finished
         game._over = game._ends_now()
@@ -752,11 +753,6 @@ def _move_tables(topo: Topology) -> _MoveTables:
 
 def _whole(value: object) -> bool:
     return isinstance(value, int) and not isinstance(value, bool) and abs(value) <= 10 ** 9
-
-
-def _shown(value: object) -> str:
-    """A short text form of a value given by a user or a file, for a message."""
-    return shorten(repr(value)) if isinstance(value, (list, tuple, dict)) else quoted(value)
 
 
 def _mask(size: int, cells: Iterable[int]) -> bytearray:

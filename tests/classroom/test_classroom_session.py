@@ -631,7 +631,7 @@ def test_a_forged_event_is_quoted_short_in_its_refusal() -> None:
     cut = repr(long)[:39] + "…"
     for state, name in ((ClassState("K3M9T"), "class"),
                         (TableState("X", {"game": "star", "seats": 2}), "table")):
-        for kind, shown in ((long, cut), ({"a": 1}, "a dict")):
+        for kind, shown in ((long, cut), ({"a": 1}, "{'a': 1}")):
             with pytest.raises(InvalidMoveError) as info:
                 state.apply({"type": kind})
             assert str(info.value) == f"unknown {name} event {shown}"
