@@ -397,7 +397,7 @@ class ClassState:
 def _table_game(settings: Mapping[str, Any]) -> Any:
     game, seats = settings.get("game"), settings.get("seats")
     if game not in TABLE_GAMES or seats not in TABLE_GAMES[game]:
-        raise InvalidMoveError(f"no table for {game!r} with {seats!r} seats")
+        raise InvalidMoveError(f"no table for {quoted(game)} with {quoted(seats)} seats")
     if game == "triomino":
         from mathgames.triomino.game import Game as TriominoGame
 

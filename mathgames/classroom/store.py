@@ -47,7 +47,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from mathgames.core.errors import MathgamesError, shorten
+from mathgames.core.errors import MathgamesError, quoted, shorten
 from mathgames.core.i18n import translator
 
 __all__ = [
@@ -242,7 +242,7 @@ class Store(ABC):
     def create(self, kind: str, settings: Mapping[str, Any] | None = None) -> str:
         """Create a session and return its fresh code."""
         if kind not in ("class", "table"):
-            raise StoreError(f"unknown session kind {kind!r}")
+            raise StoreError(f"unknown session kind {quoted(kind)}")
         text = _dump(settings or {})
         for _attempt in range(50):
             code = new_code()
@@ -368,7 +368,7 @@ class SqliteStore(Store):
             row = self._db.execute("SELECT code, kind, settings, created FROM sessions "
                                    "WHERE code = ?", (code,)).fetchone()
         if row is None:
-            raise UnknownSessionError(f"no class or table has the code {code!r}")
+            raise UnknownSessionError(f"no class or table has the code {quoted(code)}")
         return SessionInfo(row[0], row[1], json.loads(row[2]), row[3])
 
     def sessions(self, kind: str | None = None, since: float | None = None
@@ -385,7 +385,7 @@ class SqliteStore(Store):
             db.execute("BEGIN IMMEDIATE")
             try:
                 if db.execute("SELECT 1 FROM sessions WHERE code = ?", (code,)).fetchone() is None:
-                    raise UnknownSessionError(f"no class or table has the code {code!r}")
+                    raise UnknownSessionError(f"no class or table has the code {quoted(code)}")
                 (last,) = db.execute("SELECT coalesce(max(seq), 0) FROM events WHERE code = ?",
                                      (code,)).fetchone()
                 if last != expected_seq:
@@ -521,7 +521,7 @@ class PostgresStore(Store):
             row = self._db.execute("SELECT code, kind, settings, created FROM mathgames_sessions "
                                    "WHERE code = %s", (code,)).fetchone()
         if row is None:
-            raise UnknownSessionError(f"no class or table has the code {code!r}")
+            raise UnknownSessionError(f"no class or table has the code {quoted(code)}")
         return SessionInfo(row[0], row[1], json.loads(row[2]), row[3])
 
     def sessions(self, kind: str | None = None, since: float | None = None
@@ -543,7 +543,8 @@ class PostgresStore(Store):
             except errors.UniqueViolation:
                 row = None
             except errors.ForeignKeyViolation:
-                raise UnknownSessionError(f"no class or table has the code {code!r}") from None
+                raise UnknownSessionError(
+                    f"no class or table has the code {quoted(code)}") from None
         if row is None:
             self.session(code)  # a forgotten session is said so (raises), not a conflict
             raise StoreConflict(f"event {expected_seq + 1} of session {code} is taken: "

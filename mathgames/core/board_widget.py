@@ -131,7 +131,7 @@ class BoardWidget(anywidget.AnyWidget):
         Raises :class:`InvalidMoveError` for a cell that is not on the board.
         """
         if not isinstance(cell, str) or cell not in self.cell_ids:
-            raise InvalidMoveError(f"{cell!r} is not a cell of this board")
+            raise InvalidMoveError(f"{quoted(cell)} is not a cell of this board")
         for handler in list(self._click_handlers):
             handler(cell)
 
@@ -144,7 +144,7 @@ class BoardWidget(anywidget.AnyWidget):
         mathgames.core.errors.InvalidMoveError: 'F5' is not a key the board forwards
         """
         if not _is_key(key):
-            raise InvalidMoveError(f"{key!r} is not a key the board forwards")
+            raise InvalidMoveError(f"{quoted(key)} is not a key the board forwards")
         for handler in list(self._key_handlers):
             handler(key)
 
@@ -197,7 +197,7 @@ class BoardWidget(anywidget.AnyWidget):
             if not isinstance(cell, str) or len(cell) > MAX_MESSAGE_CHARS:
                 return self._reject(f"click with a bad cell: {shorten(str(cell), 80)!r}")
             if cell not in self.cell_ids:
-                return self._reject(f"click on unknown cell {cell!r}")
+                return self._reject(f"click on unknown cell {quoted(cell)}")
             self.click_cell(cell)
         elif kind == "key":
             key = content.get("key")

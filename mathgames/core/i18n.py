@@ -28,6 +28,8 @@ from collections.abc import Callable
 from pathlib import Path
 from urllib.parse import parse_qs
 
+from mathgames.core.errors import quoted
+
 __all__ = [
     "LANGUAGES",
     "Translator",
@@ -139,7 +141,7 @@ def set_language(code: str) -> str:
     """
     global _current
     if not isinstance(code, str) or code not in LANGUAGES:
-        raise ValueError(f"unknown language {code!r}; choose one of {', '.join(LANGUAGES)}")
+        raise ValueError(f"unknown language {quoted(code)}; choose one of {', '.join(LANGUAGES)}")
     previous, _current = _current, code
     if code != previous:
         for listener in list(_listeners):

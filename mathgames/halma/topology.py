@@ -45,7 +45,7 @@ import math
 from collections import deque
 from collections.abc import Iterable
 
-from mathgames.core.errors import InvalidMoveError
+from mathgames.core.errors import InvalidMoveError, quoted
 
 __all__ = ["BOARDS", "HALMA", "STAR", "Topology", "get_topology"]
 
@@ -132,7 +132,7 @@ class Topology:
             found = self._by_name.get(name.strip().lower())
             if found is not None:
                 return found
-        raise InvalidMoveError(f"{name!r} is not a cell of the {self.title} board")
+        raise InvalidMoveError(f"{quoted(name)} is not a cell of the {self.title} board")
 
     def name(self, cell: int) -> str:
         """The name of a cell index."""

@@ -26,7 +26,7 @@ from typing import Any
 import ipywidgets as w
 
 from mathgames.core.board_widget import BoardWidget
-from mathgames.core.errors import CorruptSaveError, MathgamesError, read_save
+from mathgames.core.errors import CorruptSaveError, MathgamesError, quoted, read_save
 from mathgames.core.i18n import on_language_change, translator
 from mathgames.core.levels import DEFAULT_LEVEL
 from mathgames.core.resume_widget import ResumeBanner
@@ -560,12 +560,13 @@ class HalmaApp(w.VBox):
         if not isinstance(data, dict) or data.get("game") != "halma":
             raise CorruptSaveError("the saved game is not a Halma game")
         if data.get("version") != SAVE_VERSION:
-            raise CorruptSaveError(f"unknown save version {data.get('version')!r}")
+            raise CorruptSaveError(f"unknown save version {quoted(data.get('version'))}")
         if data.get("board") != self.board_key:
-            raise CorruptSaveError(f"the saved game is on another board ({data.get('board')!r})")
+            raise CorruptSaveError(
+                f"the saved game is on another board ({quoted(data.get('board'))})")
         mode, seats, moves = data.get("mode"), data.get("seats"), data.get("moves")
         if mode not in ("game", "puzzle"):
-            raise CorruptSaveError(f"unknown mode {mode!r}")
+            raise CorruptSaveError(f"unknown mode {quoted(mode)}")
         if not isinstance(seats, list) or not all(
                 isinstance(s, str) and _seat(s) in SEAT_KINDS for s in seats):
             raise CorruptSaveError("'seats' must list human or a bot level")
@@ -582,7 +583,7 @@ class HalmaApp(w.VBox):
             try:
                 game.play(move)
             except MathgamesError as error:
-                raise CorruptSaveError(f"move {number} ({move!r}): {error}") from None
+                raise CorruptSaveError(f"move {number} ({quoted(move)}): {error}") from None
         self.mode = mode
         self.mode_select.value = mode
         self._begin(game, seats)

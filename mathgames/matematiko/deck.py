@@ -29,7 +29,7 @@ import hashlib
 import secrets
 from collections.abc import Iterator
 
-from mathgames.core.errors import MathgamesError
+from mathgames.core.errors import MathgamesError, quoted
 from mathgames.matematiko.rules import DECK, GRID_SIZE
 
 __all__ = [
@@ -94,14 +94,14 @@ def normalize_code(code: str) -> str:
     mathgames.matematiko.deck.GameCodeError: game code 'ABCDE1': '1' is not used in codes
     """
     if not isinstance(code, str):
-        raise GameCodeError(f"game code {code!r}: a code is text")
+        raise GameCodeError(f"game code {quoted(code)}: a code is text")
     text = "".join(ch for ch in code.upper() if ch not in " -_\t")
     for ch in text:
         if ch not in CODE_ALPHABET:
-            raise GameCodeError(f"game code {code!r}: {ch!r} is not used in codes")
+            raise GameCodeError(f"game code {quoted(code)}: {ch!r} is not used in codes")
     if len(text) != CODE_LENGTH:
         raise GameCodeError(
-            f"game code {code!r}: it has {len(text)} characters, a code has {CODE_LENGTH}")
+            f"game code {quoted(code)}: it has {len(text)} characters, a code has {CODE_LENGTH}")
     return text
 
 

@@ -88,22 +88,16 @@ def cell_index(cell: int | str | tuple[int, int]) -> int:
     ...
     mathgames.core.errors.InvalidMoveError: 'f1' is not a cell of the 5x5 grid (a1 to e5)
     """
-    bad = InvalidMoveError(f"{cell!r} is not a cell of the 5x5 grid (a1 to e5)")
-    if isinstance(cell, bool):
-        raise bad
-    if isinstance(cell, int):
-        if 0 <= cell < CELLS:
-            return cell
-        raise bad
+    if isinstance(cell, int) and not isinstance(cell, bool) and 0 <= cell < CELLS:
+        return cell
     if isinstance(cell, str):
         text = cell.strip().lower()
         if len(text) == 2 and text[0] in _COLUMNS and text[1] in "12345":
             return (int(text[1]) - 1) * GRID_SIZE + _COLUMNS.index(text[0])
-        raise bad
     if isinstance(cell, tuple) and len(cell) == 2 and all(
             isinstance(x, int) and not isinstance(x, bool) and 0 <= x < GRID_SIZE for x in cell):
         return cell[0] * GRID_SIZE + cell[1]
-    raise bad
+    raise InvalidMoveError(f"{quoted(cell)} is not a cell of the 5x5 grid (a1 to e5)")
 
 
 def full_lines(grid: Sequence[int | None]) -> list[tuple[int, LineScore]]:
@@ -176,11 +170,12 @@ def _check_players(players: Iterable[str | Player]) -> tuple[Player, ...]:
             raise InvalidMoveError(f"player name {quoted(player.name)}: a name is some text")
         name = " ".join(player.name.split())
         if len(name) > MAX_NAME_CHARS:
-            raise InvalidMoveError(f"player name {name!r}: at most {MAX_NAME_CHARS} characters")
+            raise InvalidMoveError(
+                f"player name {quoted(name)}: at most {MAX_NAME_CHARS} characters")
         if any(p.name == name for p in result):
-            raise InvalidMoveError(f"player name {name!r} is used twice")
+            raise InvalidMoveError(f"player name {quoted(name)} is used twice")
         if player.bot is not None and not isinstance(player.bot, str):
-            raise InvalidMoveError(f"player {name!r}: the bot must be named by text")
+            raise InvalidMoveError(f"player {quoted(name)}: the bot must be named by text")
         result.append(Player(name, player.bot))
     if not 1 <= len(result) <= MAX_PLAYERS:
         raise InvalidMoveError(f"a match has 1 to {MAX_PLAYERS} players, not {len(result)}")
@@ -239,7 +234,7 @@ class Match:
         for player in self.players:
             if player.name == name:
                 return player
-        raise InvalidMoveError(f"there is no player called {name!r}")
+        raise InvalidMoveError(f"there is no player called {quoted(name)}")
 
     def cells(self, name: str) -> list[int]:
         """The cells where a player put the numbers, in calling order."""
@@ -448,14 +443,14 @@ class Match:
         called = data["called"]
         if isinstance(called, bool) or not isinstance(called, int) or not (
                 0 <= called <= DEAL_LENGTH):
-            raise CorruptSaveError(f"'called' must be 0 to {DEAL_LENGTH}, not {called!r}")
+            raise CorruptSaveError(f"'called' must be 0 to {DEAL_LENGTH}, not {quoted(called)}")
         match.called = called
         for entry, player in zip(players, match.players, strict=True):
             cells = entry["cells"]
             if not isinstance(cells, list) or not called - 1 <= len(cells) <= called or not all(
                     isinstance(c, int) and not isinstance(c, bool) and 0 <= c < CELLS
                     for c in cells) or len(set(cells)) != len(cells):
-                raise CorruptSaveError(f"player {player.name!r}: the cells are not a valid "
+                raise CorruptSaveError(f"player {quoted(player.name)}: the cells are not a valid "
                                        "placement of the numbers called")
             match._cells[player.name] = list(cells)
         return match

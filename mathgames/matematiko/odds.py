@@ -23,7 +23,7 @@ from fractions import Fraction
 from functools import cache
 from math import comb
 
-from mathgames.core.errors import InvalidMoveError
+from mathgames.core.errors import InvalidMoveError, quoted
 from mathgames.matematiko.rules import (
     COMBINATION_NAMES,
     COMBINATIONS,
@@ -98,7 +98,8 @@ def unseen_counts(called: Iterable[int] = ()) -> list[int]:
     counts = [0] + [COPIES] * 13
     for card in called:
         if isinstance(card, bool) or not isinstance(card, int) or not 1 <= card <= 13:
-            raise InvalidMoveError(f"called cards: {card!r} is not a card (cards are 1 to 13)")
+            raise InvalidMoveError(
+                f"called cards: {quoted(card)} is not a card (cards are 1 to 13)")
         counts[card] -= 1
         if counts[card] < 0:
             raise InvalidMoveError(f"called cards: more than {COPIES} cards {card}")
@@ -111,7 +112,7 @@ def _line_content(line: Sequence[int | None]) -> tuple[int, ...]:
         raise InvalidMoveError(f"line: {len(line)} cells, a line has {GRID_SIZE}")
     for card in cards:
         if isinstance(card, bool) or not isinstance(card, int) or not 1 <= card <= 13:
-            raise InvalidMoveError(f"line: {card!r} is not a card (cards are 1 to 13)")
+            raise InvalidMoveError(f"line: {quoted(card)} is not a card (cards are 1 to 13)")
     return tuple(sorted(cards))
 
 

@@ -166,7 +166,7 @@ def _check_cards(cards: Iterable[int], where: str) -> tuple[int, ...]:
         raise InvalidMoveError(f"{where}: expected a sequence of numbers") from None
     for value in values:
         if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= 13:
-            raise InvalidMoveError(f"{where}: {value!r} is not a card (cards are 1 to 13)")
+            raise InvalidMoveError(f"{where}: {quoted(value)} is not a card (cards are 1 to 13)")
     return values
 
 

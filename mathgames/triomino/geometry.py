@@ -34,7 +34,7 @@ from __future__ import annotations
 import math
 from functools import cache
 
-from mathgames.core.errors import InvalidMoveError
+from mathgames.core.errors import InvalidMoveError, quoted
 
 __all__ = [
     "HEIGHT",
@@ -100,7 +100,7 @@ def cells_around(point: Point) -> tuple[Cell, ...]:
     """
     i, j = point
     if (i + j) % 2:
-        raise InvalidMoveError(f"{point!r} is not a lattice point (i + j must be even)")
+        raise InvalidMoveError(f"{quoted(point)} is not a lattice point (i + j must be even)")
     return ((i - 2, j - 1), (i - 1, j - 1), (i, j - 1), (i, j), (i - 1, j), (i - 2, j))
 
 
@@ -166,4 +166,4 @@ def parse_cell(text: str) -> Cell:
         else:
             if abs(cell[0]) < 1000 and abs(cell[1]) < 1000:
                 return cell
-    raise InvalidMoveError(f"{text!r} is not a cell id like c0_0")
+    raise InvalidMoveError(f"{quoted(text)} is not a cell id like c0_0")

@@ -31,6 +31,7 @@ from mathgames.core.errors import (
     CorruptSaveError,
     IllegalMoveError,
     InvalidMoveError,
+    quoted,
     read_save,
     shorten,
 )
@@ -249,7 +250,8 @@ def polyiamonds(n: int, free: bool = True) -> list[tuple[Cell, ...]]:
     4
     """
     if not isinstance(n, int) or n < 0:
-        raise InvalidMoveError(f"the size of a polyiamond must be a whole number >= 0, not {n!r}")
+        raise InvalidMoveError(
+            f"the size of a polyiamond must be a whole number >= 0, not {quoted(n)}")
     if n == 0:
         return [()]
     level = {canonical({(0, 0)}, free)}
@@ -427,9 +429,9 @@ class Mosaic:
     def _check_new(self, cell: Any, colour: Any) -> None:
         if (not isinstance(cell, tuple) or len(cell) != 2
                 or not all(isinstance(v, int) and not isinstance(v, bool) for v in cell)):
-            raise InvalidMoveError(f"{cell!r} is not a cell (x, y)")
+            raise InvalidMoveError(f"{quoted(cell)} is not a cell (x, y)")
         if not isinstance(colour, int) or isinstance(colour, bool) or not 0 <= colour < COLOURS:
-            raise InvalidMoveError(f"colour {colour!r} is not 0..{COLOURS - 1}")
+            raise InvalidMoveError(f"colour {quoted(colour)} is not 0..{COLOURS - 1}")
         if cell in self.cells:
             raise IllegalMoveError(f"there is already a triangle at {cell_id(cell)}")
         if len(self.cells) >= self.limit:
@@ -550,7 +552,7 @@ class Mosaic:
         if not isinstance(data, dict) or data.get("format") != SAVE_FORMAT:
             raise CorruptSaveError("not a saved mosaic")
         if data.get("version") != SAVE_VERSION:
-            raise CorruptSaveError(f"unknown mosaic version {data.get('version')!r}")
+            raise CorruptSaveError(f"unknown mosaic version {quoted(data.get('version'))}")
         rows = data.get("cells")
         if not isinstance(rows, list):
             raise CorruptSaveError("'cells' must be a list of [x, y, colour]")

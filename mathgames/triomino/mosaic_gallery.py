@@ -22,7 +22,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from mathgames.core.errors import IllegalMoveError, InvalidMoveError
+from mathgames.core.errors import IllegalMoveError, InvalidMoveError, quoted
 from mathgames.core.i18n import translator
 from mathgames.triomino.geometry import Cell
 from mathgames.triomino.mosaic import (
@@ -150,4 +150,4 @@ def puzzle(key: str) -> Puzzle:
     for item in GALLERY:
         if item.key == key:
             return item
-    raise InvalidMoveError(f"no puzzle called {key!r} in the gallery")
+    raise InvalidMoveError(f"no puzzle called {quoted(key)} in the gallery")

@@ -23,7 +23,7 @@ from typing import Any
 import ipywidgets as w
 
 from mathgames.core.board_widget import BoardWidget
-from mathgames.core.errors import CorruptSaveError, MathgamesError
+from mathgames.core.errors import CorruptSaveError, MathgamesError, quoted
 from mathgames.core.i18n import on_language_change, translator
 from mathgames.core.resume_widget import ResumeBanner
 from mathgames.core.svg import PALETTE_NAMES, esc
@@ -233,7 +233,7 @@ class MosaicApp(w.VBox):
             if item.key == key:
                 self.mode_select.value = f"{item.key}#{n}"
                 return
-        raise ValueError(f"no puzzle called {key!r}")
+        raise ValueError(f"no puzzle called {quoted(key)}")
 
     def target(self) -> frozenset[Cell]:
         """The cells the current puzzle asks to fill, where they are on the board."""

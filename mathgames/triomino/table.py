@@ -93,12 +93,12 @@ class Placement:
     def from_list(cls, data: list) -> Placement:
         """The placement of :meth:`to_list`."""
         if not isinstance(data, list) or len(data) != 4:
-            raise InvalidMoveError(f"{data!r} is not a placement [tile, x, y, rotation]")
+            raise InvalidMoveError(f"{quoted(data)} is not a placement [tile, x, y, rotation]")
         text, x, y, rotation = data
         if not all(isinstance(v, int) and not isinstance(v, bool) for v in (x, y, rotation)):
-            raise InvalidMoveError(f"{data!r} is not a placement [tile, x, y, rotation]")
+            raise InvalidMoveError(f"{quoted(data)} is not a placement [tile, x, y, rotation]")
         if rotation not in (0, 1, 2) or abs(x) > MAX_COORD or abs(y) > MAX_COORD:
-            raise InvalidMoveError(f"{data!r} is not a placement [tile, x, y, rotation]")
+            raise InvalidMoveError(f"{quoted(data)} is not a placement [tile, x, y, rotation]")
         return cls(Tile.parse(text), (x, y), rotation)
 
 

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from itertools import combinations_with_replacement
 
-from mathgames.core.errors import InvalidMoveError
+from mathgames.core.errors import InvalidMoveError, quoted
 
 __all__ = ["DIGITS", "Tile", "all_tiles", "highest_tile"]
 
@@ -56,7 +56,7 @@ class Tile:
         reading = (a, b, c)
         if not all(isinstance(d, int) and not isinstance(d, bool) and 0 <= d <= 5
                    for d in reading):
-            raise InvalidMoveError(f"{reading!r} is not a tile: each corner is a digit 0-5")
+            raise InvalidMoveError(f"{quoted(reading)} is not a tile: each corner is a digit 0-5")
         canonical = min(reading[i:] + reading[:i] for i in range(3))
         if not canonical[0] <= canonical[1] <= canonical[2]:
             mirror = "-".join(map(str, sorted(reading)))
@@ -89,11 +89,10 @@ class Tile:
         ...
         mathgames.core.errors.InvalidMoveError: '3-x-5' is not a tile; ...
         """
-        if not isinstance(text, str):
-            raise InvalidMoveError(f"{text!r} is not a tile; write three digits 0-5 like 0-1-2")
-        parts = text.strip().split("-")
+        parts = text.strip().split("-") if isinstance(text, str) else []
         if len(parts) != 3 or not all(len(p) == 1 and p in "012345" for p in parts):
-            raise InvalidMoveError(f"{text!r} is not a tile; write three digits 0-5 like 0-1-2")
+            raise InvalidMoveError(
+                f"{quoted(text)} is not a tile; write three digits 0-5 like 0-1-2")
         return cls(*(int(p) for p in parts))
 
     def rotations(self) -> tuple[tuple[int, int, int], ...]:
