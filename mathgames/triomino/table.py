@@ -92,13 +92,12 @@ class Placement:
     @classmethod
     def from_list(cls, data: list) -> Placement:
         """The placement of :meth:`to_list`."""
-        if not isinstance(data, list) or len(data) != 4:
+        if not (isinstance(data, list) and len(data) == 4
+                and all(isinstance(v, int) and not isinstance(v, bool) for v in data[1:])
+                and data[3] in (0, 1, 2) and abs(data[1]) <= MAX_COORD
+                and abs(data[2]) <= MAX_COORD):
             raise InvalidMoveError(f"{quoted(data)} is not a placement [tile, x, y, rotation]")
         text, x, y, rotation = data
-        if not all(isinstance(v, int) and not isinstance(v, bool) for v in (x, y, rotation)):
-            raise InvalidMoveError(f"{quoted(data)} is not a placement [tile, x, y, rotation]")
-        if rotation not in (0, 1, 2) or abs(x) > MAX_COORD or abs(y) > MAX_COORD:
-            raise InvalidMoveError(f"{quoted(data)} is not a placement [tile, x, y, rotation]")
         return cls(Tile.parse(text), (x, y), rotation)
 
 
