@@ -189,10 +189,10 @@ class TablePage(w.VBox):
     def _fail(self, error: Exception) -> None:
         self._tell(str(error))
 
-    def _tell(self, text: str, alert: bool = True) -> None:
-        """A refusal or a warning (or, not ``alert``, news): shown, and said to a screen
+    def _tell(self, text: str, role: str | None = "alert") -> None:
+        """A refusal or a warning (or, with no ``role``, news): shown, and said to a screen
         reader."""
-        self.message.value = message_html(text, "alert" if alert else None)
+        self.message.value = message_html(text, role)
         self.board.say(text)
 
     # -- sitting down --------------------------------------------------------------------------
@@ -313,7 +313,7 @@ class TablePage(w.VBox):
                 return self._follow(lambda: self.room.follow(state, self.pid, self.token))
             if state.next_table is not None and self.watching:  # and are watched there
                 self.watch(state.next_table)
-                self._tell(_("A new game with the same players"), alert=False)
+                self._tell(_("A new game with the same players"), role=None)
                 return None
             self.redraw()
         return None
@@ -389,7 +389,7 @@ class TablePage(w.VBox):
             self.redraw()
             return self._fail(error)
         self._enter(state, pid, token)
-        self._tell(_("A new game with the same players"), alert=False)
+        self._tell(_("A new game with the same players"), role=None)
         return None
 
     def start(self) -> None:
