@@ -16,11 +16,12 @@ from __future__ import annotations
 
 import json
 import reprlib
+from collections.abc import Iterable
 from typing import Any
 
 __all__ = [
     "CorruptSaveError", "IllegalMoveError", "InvalidMoveError", "MathgamesError", "SetupError",
-    "quoted", "read_save", "shorten",
+    "check_choice", "quoted", "read_save", "shorten",
 ]
 
 
@@ -63,6 +64,27 @@ def quoted(value: object) -> str:
         kind = type(value).__name__
         text = f"{'an' if kind[:1].lower() in 'aeiou' else 'a'} {kind}"
     return shorten(text)
+
+
+def check_choice(what: str, value: object, choices: Iterable[str]) -> str:
+    """``value`` if it is one of the names ``choices``; otherwise a ``ValueError`` that
+    names what was asked for (``what``: a bot, a language) and lists the choices.
+
+    >>> check_choice("bot", "easy", ["easy", "hard"])
+    'easy'
+    >>> check_choice("bot", "medium", ["easy", "hard"])
+    Traceback (most recent call last):
+    ...
+    ValueError: unknown bot 'medium'; choose one of easy, hard
+    >>> check_choice("bot", ["easy"], ["easy", "hard"])
+    Traceback (most recent call last):
+    ...
+    ValueError: unknown bot ['easy']; choose one of easy, hard
+    """
+    names = list(choices)
+    if not isinstance(value, str) or value not in names:
+        raise ValueError(f"unknown {what} {quoted(value)}; choose one of {', '.join(names)}")
+    return value
 
 
 class MathgamesError(Exception):

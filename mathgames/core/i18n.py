@@ -28,7 +28,7 @@ from collections.abc import Callable
 from pathlib import Path
 from urllib.parse import parse_qs
 
-from mathgames.core.errors import quoted
+from mathgames.core.errors import check_choice
 
 __all__ = [
     "LANGUAGES",
@@ -140,8 +140,7 @@ def set_language(code: str) -> str:
     >>> _ = set_language(old)
     """
     global _current
-    if not isinstance(code, str) or code not in LANGUAGES:
-        raise ValueError(f"unknown language {quoted(code)}; choose one of {', '.join(LANGUAGES)}")
+    check_choice("language", code, LANGUAGES)
     previous, _current = _current, code
     if code != previous:
         for listener in list(_listeners):

@@ -31,7 +31,7 @@ from abc import ABC, abstractmethod
 from collections import deque
 from collections.abc import Callable, Mapping
 
-from mathgames.core.errors import quoted
+from mathgames.core.errors import check_choice
 from mathgames.core.i18n import format_number, translator
 from mathgames.core.levels import Clock, Level
 from mathgames.halma.game import PASS, Game, Move, pair_moves, shortest_path
@@ -401,6 +401,4 @@ def make_bot(kind: str, seed: int | None = None, **options: float) -> _Bot:
     >>> make_bot("search", time_budget=0.1)
     SearchBot(time_budget=0.1, max_depth=4)
     """
-    if kind not in BOT_KINDS:
-        raise ValueError(f"unknown bot {quoted(kind)}; choose one of {', '.join(BOT_KINDS)}")
-    return BOT_KINDS[kind](seed=seed, **options)
+    return BOT_KINDS[check_choice("bot", kind, BOT_KINDS)](seed=seed, **options)

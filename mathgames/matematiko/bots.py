@@ -23,7 +23,7 @@ from functools import cache, lru_cache
 from math import comb
 from typing import Any
 
-from mathgames.core.errors import quoted
+from mathgames.core.errors import check_choice
 from mathgames.core.i18n import format_number, translator
 from mathgames.core.levels import Clock, Level
 from mathgames.matematiko.odds import _weights, unseen_counts
@@ -798,9 +798,6 @@ def make_bot(name: str, **options: object) -> Bot:
     >>> make_bot("greedy")
     GreedyBot()
     """
-    try:
-        return BOTS[name](**options)  # type: ignore[arg-type]
-    except KeyError:
-        raise ValueError(f"unknown bot {quoted(name)}; choose one of {', '.join(BOTS)}") from None
+    return BOTS[check_choice("bot", name, BOTS)](**options)  # type: ignore[arg-type]
 
 

@@ -21,7 +21,7 @@ from collections.abc import Iterator, Mapping
 from functools import cache
 from math import comb
 
-from mathgames.core.errors import quoted
+from mathgames.core.errors import check_choice
 from mathgames.core.i18n import format_number, translator
 from mathgames.core.levels import Clock, Level
 from mathgames.triomino.game import Action, Game
@@ -733,8 +733,7 @@ def make_bot(name: str, seed: int = 0) -> Bot:
     >>> make_bot("greedy")
     GreedyBot()
     """
-    if name not in BOTS:
-        raise ValueError(f"unknown bot {quoted(name)}; choose one of {', '.join(BOTS)}")
+    check_choice("bot", name, BOTS)
     if name in ("random", "planner"):
         return BOTS[name](seed)  # type: ignore[call-arg]
     return BOTS[name]()

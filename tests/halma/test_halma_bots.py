@@ -78,8 +78,12 @@ def test_cost_table_makes_the_camp_the_cheapest_cells():
 
 def test_make_bot():
     assert isinstance(make_bot("greedy", seed=1), GreedyBot)
-    with pytest.raises(ValueError, match="unknown bot"):
+    with pytest.raises(ValueError) as refused:
         make_bot("oracle")
+    assert str(refused.value) == "unknown bot 'oracle'; choose one of greedy, search, random"
+    with pytest.raises(ValueError) as refused:  # not a TypeError: a dict cannot be looked up
+        make_bot({"search": 1})  # type: ignore[arg-type]
+    assert str(refused.value) == "unknown bot {'search': 1}; choose one of greedy, search, random"
 
 
 # -- the solitaire crossing -------------------------------------------------------------------

@@ -42,8 +42,12 @@ def test_greedy_and_strong_beat_random_on_the_same_deals():
 def test_make_bot_refuses_unknown_names():
     import pytest
 
-    with pytest.raises(ValueError, match="unknown bot"):
+    with pytest.raises(ValueError) as refused:
         make_bot("oracle")
+    assert str(refused.value) == "unknown bot 'oracle'; choose one of random, greedy, strong"
+    with pytest.raises(ValueError) as refused:  # not a TypeError: a list cannot be looked up
+        make_bot(["strong"])  # type: ignore[arg-type]
+    assert str(refused.value) == "unknown bot ['strong']; choose one of random, greedy, strong"
 
 
 def test_the_default_evaluation_knobs_reproduce_the_factor_per_card():

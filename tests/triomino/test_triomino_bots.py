@@ -56,8 +56,12 @@ def test_planner_beats_random():
 def test_make_bot():
     assert set(BOTS) == {"random", "greedy", "planner"}
     assert isinstance(make_bot("planner"), PlannerBot)
-    with pytest.raises(ValueError, match="unknown bot"):
+    with pytest.raises(ValueError) as refused:
         make_bot("oracle")
+    assert str(refused.value) == "unknown bot 'oracle'; choose one of random, greedy, planner"
+    with pytest.raises(ValueError) as refused:  # not a TypeError: a list cannot be looked up
+        make_bot(["planner"])  # type: ignore[arg-type]
+    assert str(refused.value) == "unknown bot ['planner']; choose one of random, greedy, planner"
 
 
 @pytest.mark.parametrize("preset", ["pressman", "family", "schmidt"])
