@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import json
 import reprlib
-from collections.abc import Iterable
+from collections.abc import Collection
 from typing import Any
 
 __all__ = [
@@ -66,7 +66,7 @@ def quoted(value: object) -> str:
     return shorten(text)
 
 
-def check_choice(what: str, value: object, choices: Iterable[str]) -> str:
+def check_choice(what: str, value: object, choices: Collection[str]) -> str:
     """``value`` if it is one of the names ``choices``; otherwise a ``ValueError`` that
     names what was asked for (``what``: a bot, a language) and lists the choices.
 
@@ -81,9 +81,8 @@ def check_choice(what: str, value: object, choices: Iterable[str]) -> str:
     ...
     ValueError: unknown bot ['easy']; choose one of easy, hard
     """
-    names = list(choices)
-    if not isinstance(value, str) or value not in names:
-        raise ValueError(f"unknown {what} {quoted(value)}; choose one of {', '.join(names)}")
+    if not isinstance(value, str) or value not in choices:
+        raise ValueError(f"unknown {what} {quoted(value)}; choose one of {', '.join(choices)}")
     return value
 
 
