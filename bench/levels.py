@@ -43,6 +43,7 @@ from mathgames.halma import bots as halma_bots
 from mathgames.halma.game import Game as HalmaGame
 from mathgames.matematiko import bots as matematiko_bots
 from mathgames.matematiko.deck import shuffled_deck
+from mathgames.matematiko.rollouts import kernel_mode
 from mathgames.triomino import bots as triomino_bots
 from mathgames.triomino.game import Game as TriominoGame
 
@@ -205,7 +206,8 @@ def main(argv: list[str] | None = None) -> int:
                      lambda up, low: triomino_rung(up, low, triomino_games), args.levels)
     if "matematiko" in args.only:
         deals = [shuffled_deck(1_000_000 + i)[:25] for i in range(deals_n)]
-        print(f"Matematiko, {deals_n} seeded deals (seeds 1,000,000..{999_999 + deals_n})")
+        print(f"Matematiko, {deals_n} seeded deals (seeds 1,000,000..{999_999 + deals_n}); "
+              f"the expert's imagined games: {kernel_mode()}")
         header = (f"{'level':7} {'mean':>7} {'±se':>5} {'gap':>6} {'>=40':>6} {'med ms':>7} "
                   f"{'p99 ms':>7} {'max ms':>7}  cpu target")
         print(header)

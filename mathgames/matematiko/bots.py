@@ -27,6 +27,7 @@ from mathgames.core.errors import check_choice
 from mathgames.core.i18n import format_number, translator
 from mathgames.core.levels import Clock, Level
 from mathgames.matematiko.odds import _weights, unseen_counts
+from mathgames.matematiko.rollouts import PlayOuts, Tables, compiled, warm
 from mathgames.matematiko.rules import COMBINATIONS, GRID_SIZE, LINES, classify
 from mathgames.matematiko.weights import EXPERT_WEIGHTS
 
@@ -580,12 +581,18 @@ class ExpertBot(StrongBot):
     """The strong evaluation with a Monte Carlo lookahead over the next numbers.
 
     The ``candidates`` cells the evaluation likes best are each tried with the
-    same ``samples`` imagined continuations: ``horizon`` numbers drawn from the
-    cards not yet called (never from the real deck, which the bot does not see),
-    placed one by one where the evaluation likes them best, after which the grid
-    is evaluated with the odds of what is still unseen on that path. The cell
-    with the best total over the samples wins. Using the same samples for every
-    candidate (common random numbers) makes the comparison fair with few samples.
+    same ``samples`` imagined continuations: numbers drawn from the cards not
+    yet called (never from the real deck, which the bot does not see), placed
+    one by one where the evaluation likes them best, with the odds of what is
+    still unseen on that path. With ``horizon=None`` (the default) each
+    continuation runs to the end of the game and the full grid is scored
+    exactly by the rules, in the compiled kernel of
+    :mod:`mathgames.matematiko.rollouts` (a few hundred imagined games a number;
+    it needs ``contest=1``). With a ``horizon`` of ``n`` numbers a continuation
+    stops after ``n`` numbers and the grid is valued with the odds still unseen
+    on that path (plain Python: the level plays this when numba is missing).
+    The cell with the best total over the samples wins. Using the same samples
+    for every candidate (common random numbers) makes the comparison fair.
 
     *Late game.* With at most ``endgame`` numbers still to come after this one,
     the imagined continuations run to the end of the game and the full grids
@@ -606,17 +613,20 @@ class ExpertBot(StrongBot):
     does not look at the clock.
 
     >>> ExpertBot().samples, ExpertBot().horizon, ExpertBot().endgame, ExpertBot().exact
-    (24, 5, 6, 2)
+    (128, None, 6, 2)
     """
 
     name = "expert"
 
-    def __init__(self, factor: float = 0.55, candidates: int = 6, samples: int = 24,
-                 horizon: int = 5, time_budget: float = 0.045,
+    def __init__(self, factor: float = 0.55, candidates: int = 6, samples: int = 128,
+                 horizon: int | None = None, time_budget: float = 0.045,
                  clock: Clock = time.process_time, seed: int = 0, endgame: int = 6,
                  endgame_candidates: int = 12, endgame_samples: int = 64, exact: int = 2,
                  **evaluation: Any) -> None:
         super().__init__(factor, candidates, time_budget, clock, **evaluation)
+        if horizon is None and self.contest != 1.0:
+            raise ValueError("the imagined games to the end use the plain odds: "
+                             "give contest=1 or a horizon")
         self.samples = samples
         self.horizon = horizon
         self.seed = seed
@@ -632,6 +642,12 @@ class ExpertBot(StrongBot):
                 f"time_budget={self.time_budget!r})")
 
     def choose(self, grid: Sequence[int | None], card: int, called: Sequence[int]) -> int:
+        if self.horizon is None:
+            # once a process: the kernel's tables (about a second) and its compiled
+            # code (loaded from numba's cache, or compiled the first time), kept
+            # out of the budget of the move that happens to come first
+            Tables.of(self)
+            warm()
         clock = self.clock
         start = clock()
         if 0 < CELLS - len(called) <= self.exact:
@@ -643,22 +659,17 @@ class ExpertBot(StrongBot):
         if draws == 0 or len(gains) == 1 or candidates <= 1 or samples < 1:
             return gains[0][1]
         cells = [cell for _gain, cell in gains[:candidates]]
-        starts = []
-        for cell in cells:
-            after = list(grid)
-            after[cell] = card
-            starts.append((after, _line_contents(after)))
-        horizon = draws if late else min(self.horizon, draws)
+        to_end = late or self.horizon is None
+        horizon = draws if to_end else min(self.horizon, draws)
         unseen = [v for v in range(1, 14) for _ in range(counts[v])]
         dice = random.Random(f"{self.seed}:{','.join(map(str, called))}")
-        # lines with fewer than 2 cards barely feel a few imagined numbers: they
-        # are valued with the odds of the cards unseen now, shared by every sample
-        # (in the late game every line is)
-        sparse = [self._valuer(_tails(counts, draws - 1 - k, scales), draws=draws - 1 - k)
-                  for k in range(horizon)]
-        totals = [0.0] * len(cells)
-        known: dict[tuple[int, ...], Callable[[tuple[int, ...]], float]] = {}
-        line_weights = [self.diagonal if i >= 10 else 1.0 for i in range(len(LINES))]
+        if to_end and not late:  # whole imagined games, in the compiled kernel
+            play_round = PlayOuts(Tables.of(self), grid, _line_contents(grid), counts, cells,
+                                  card, self.diagonal)
+            totals = play_round.totals
+        else:
+            play_round, totals = self._sampler(grid, card, cells, counts, draws, scales,
+                                               horizon, late)
         deadline = start + self.time_budget
         searched = clock()
         rounds = 0
@@ -666,7 +677,33 @@ class ExpertBot(StrongBot):
             now = clock()
             if now > deadline or (rounds and now + (now - searched) / rounds > deadline):
                 break  # the next round would not fit in the budget
-            numbers = dice.sample(unseen, horizon)
+            play_round(dice.sample(unseen, horizon))
+            rounds += 1
+        if not rounds:
+            return gains[0][1]
+        return cells[max(range(len(cells)), key=lambda i: (totals[i], -i))]
+
+    def _sampler(self, grid: Sequence[int | None], card: int, cells: list[int],
+                 counts: list[int], draws: int, scales: list[float] | None, horizon: int,
+                 late: bool) -> tuple[Callable[[list[int]], None], list[float]]:
+        """The Python rounds: a function that plays one imagined sequence of numbers
+        after ``card`` in each of ``cells`` and adds each one's value to the totals
+        it returns beside it."""
+        starts = []
+        for cell in cells:
+            after = list(grid)
+            after[cell] = card
+            starts.append((after, _line_contents(after)))
+        # lines with fewer than 2 cards barely feel a few imagined numbers: they
+        # are valued with the odds of the cards unseen now, shared by every sample
+        # (in the late game every line is)
+        sparse = [self._valuer(_tails(counts, draws - 1 - k, scales), draws=draws - 1 - k)
+                  for k in range(horizon)]
+        totals = [0.0] * len(starts)
+        known: dict[tuple[int, ...], Callable[[tuple[int, ...]], float]] = {}
+        line_weights = [self.diagonal if i >= 10 else 1.0 for i in range(len(LINES))]
+
+        def play_round(numbers: list[int]) -> None:
             if late:
                 valuers = sparse
             else:
@@ -693,10 +730,8 @@ class ExpertBot(StrongBot):
                     final = valuers[-1]
                     totals[i] += sum(final(content) * weight
                                      for content, weight in zip(lines, line_weights, strict=True))
-            rounds += 1
-        if not rounds:
-            return gains[0][1]
-        return cells[max(range(len(cells)), key=lambda i: (totals[i], -i))]
+
+        return play_round, totals
 
 
 class CarelessBot(Bot):
@@ -777,12 +812,15 @@ _LEVEL_BOTS: dict[str, Callable[[int, Clock], Bot]] = {
                                               mistakes=0.18, seed=seed),
     "hard": lambda seed, clock: CarelessBot(StrongBot(candidates=1, clock=clock),
                                             mistakes=0.06, seed=seed),
-    # Monte Carlo lookahead over the 6 best cells, 45 ms a number at most; the last
-    # 6 numbers rolled to the end and scored exactly, the last 2 by exact expectimax;
-    # targets weighted by EXPERT_WEIGHTS, the quick evaluation taught the choices of
-    # the expert with the regression's STAGE_WEIGHTS (411.4 on the bench when they came
-    # in, 410.3 since; 409.5 with those)
-    "expert": lambda seed, clock: ExpertBot(clock=clock, seed=seed, weights=EXPERT_WEIGHTS),
+    # Monte Carlo lookahead over the 6 best cells, 45 ms a number at most: 128
+    # imagined games to the end, scored exactly (the compiled kernel; without numba,
+    # 24 imagined runs of 5 numbers, which made 411.6); the last 6 numbers: 12 cells,
+    # 64 runs to the end; the last 2 by exact expectimax; targets weighted by
+    # EXPERT_WEIGHTS, the quick evaluation taught the choices of the expert with
+    # the regression's STAGE_WEIGHTS and runs of 5 numbers
+    "expert": lambda seed, clock: ExpertBot(
+        clock=clock, seed=seed, weights=EXPERT_WEIGHTS,
+        **({} if compiled() is not None else {"samples": 24, "horizon": 5})),
 }
 
 #: The levels a set-up panel offers, weakest first.

@@ -51,6 +51,21 @@ def test_the_binder_environment_ships_the_widget_and_catalogs(binder_env: Path) 
     assert out.stdout.split() == ["True", "True"], out.stderr
 
 
+def test_binder_compiles_the_expert_when_it_builds_the_image(binder_env: Path,
+                                                             tmp_path: Path) -> None:
+    # repo2docker runs binder/postBuild with the image's Python first on the PATH; the
+    # expert's kernel is then compiled into numba's cache, not in a visitor's first game
+    cache = tmp_path / "numba-cache"
+    out = subprocess.run(
+        [str(ROOT / "binder" / "postBuild")], capture_output=True, text=True, timeout=300,
+        cwd=ROOT, env={**os.environ, "PATH": f"{binder_env.parent}:{os.environ['PATH']}",
+                       "NUMBA_CACHE_DIR": str(cache)},
+    )
+    assert out.returncode == 0, out.stderr[-3000:]
+    assert out.stdout.startswith("Matematiko expert: compiled by numba"), out.stdout
+    assert any(cache.rglob("*.nbi")), "numba wrote no cache index"
+
+
 def test_the_binder_environment_serves_the_app(binder_env: Path, page: Any,
                                                tmp_path: Path) -> None:
     """Binder runs its own Jupyter server with a token (through binder/start), not the app's

@@ -262,7 +262,7 @@ def test_the_late_game_rolls_to_the_end_within_the_budget():
             # 5 ms a reading: the search stops at the budget
             clock = TickingClock(0.005)
             ExpertBot(clock=clock).choose(grid, card, called)
-            assert (clock.readings - 1) * clock.step <= 0.045 + 2 * clock.step
+            assert (clock.readings - 1) * clock.step <= ExpertBot().time_budget + 2 * clock.step
             differs += cell != plain.choose(grid, card, called)
     assert differs >= 1
 

@@ -1,0 +1,154 @@
+"""The expert's imagined games to the end: the compiled kernel, its Python form, the reference."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from mathgames.core.levels import TickingClock
+from mathgames.matematiko import bots as bots_module
+from mathgames.matematiko import rollouts
+from mathgames.matematiko.bots import (
+    CELL_LINES,
+    LEVELS,
+    ExpertBot,
+    StrongBot,
+    _best_cell,
+    _grid_points,
+    _line_contents,
+    _tails,
+)
+from mathgames.matematiko.deck import shuffled_deck
+from mathgames.matematiko.odds import unseen_counts
+from mathgames.matematiko.rollouts import PlayOuts, Tables
+from mathgames.matematiko.weights import EXPERT_WEIGHTS
+
+needs_numba = pytest.mark.skipif(rollouts.compiled() is None, reason="numba is not installed")
+
+
+def reference(bot: StrongBot, grid, card: int, cell: int, counts, numbers) -> int:
+    """One imagined game written with the bot's own Python evaluation: ``card`` in
+    ``cell``, then each number where the evaluation with the odds left on that path
+    likes it best; the full grid's exact score."""
+    path = list(grid)
+    path[cell] = card
+    lines = _line_contents(path)
+    left = list(counts)
+    weights = [bot.diagonal if line >= 10 else 1.0 for line in range(12)]
+    for k, number in enumerate(numbers):
+        left[number] -= 1
+        draws = len(numbers) - 1 - k
+        value = bot._valuer(_tails(left, draws), draws=draws)
+        chosen = _best_cell(path, lines, number, value, weights)
+        path[chosen] = number
+        for line in CELL_LINES[chosen]:
+            lines[line] = tuple(sorted((*lines[line], number)))
+    return _grid_points(lines)
+
+
+def positions(deals: int, numbers: int):
+    """(grid, card, called) along games of the quick bot."""
+    bot = StrongBot(candidates=1, weights=EXPERT_WEIGHTS)
+    for seed in range(deals):
+        deal = shuffled_deck(900 + seed)[:25]
+        grid: list[int | None] = [None] * 25
+        for k, card in enumerate(deal[:numbers]):
+            called = tuple(deal[: k + 1])
+            yield list(grid), card, called
+            grid[bot.choose(list(grid), card, called)] = card
+
+
+@pytest.mark.parametrize("weights", [EXPERT_WEIGHTS, None], ids=["learned", "plain"])
+@pytest.mark.parametrize("jit", [pytest.param(True, marks=needs_numba), False],
+                         ids=["compiled", "python"])
+def test_imagined_games_are_the_evaluations_own(weights, jit):
+    # every imagined game ends with the very grid the Python evaluation would fill
+    bot = StrongBot(candidates=1, weights=weights, diagonal=1.1)
+    tables = Tables.of(bot)
+    dice = random.Random(4)
+    checked = 0
+    for grid, card, called in positions(2 if jit else 1, 21):
+        counts = unseen_counts(called)
+        unseen = [v for v in range(1, 14) for _ in range(counts[v])]
+        cells = [c for c in range(25) if grid[c] is None][:: 5 if jit else 9]
+        numbers = dice.sample(unseen, 25 - len(called))
+        runs = PlayOuts(tables, grid, _line_contents(grid), counts, cells, card, bot.diagonal,
+                        jit=jit)
+        runs(numbers)
+        runs(numbers)  # the totals add up
+        assert list(runs.totals) == [2 * reference(bot, grid, card, cell, counts, numbers)
+                                     for cell in cells]
+        checked += 1
+    assert checked >= 21
+
+
+def test_tables_are_built_once_for_the_same_knobs():
+    first = Tables.of(StrongBot(weights=EXPERT_WEIGHTS))
+    assert Tables.of(ExpertBot(weights=EXPERT_WEIGHTS)) is first
+    assert Tables.of(StrongBot()) is not first
+    # a line's cards and its index agree both ways
+    assert first.index[(3, 3, 7)] == first.add[first.index[(3, 3)], 7]
+    assert int(first.points[first.index[(2, 2, 2, 2, 9)], 0]) == 160
+
+
+def test_the_expert_plays_whole_imagined_games_and_is_reproducible():
+    grid, card, called = list(positions(1, 18))[17]  # 7 numbers to come: not yet the late game
+    bot = ExpertBot(clock=lambda: 0.0, seed=5, weights=EXPERT_WEIGHTS)
+    assert 25 - len(called) > bot.endgame
+    assert bot.horizon is None
+    cell = bot.choose(grid, card, called)
+    assert grid[cell] is None
+    assert cell == ExpertBot(clock=lambda: 0.0, seed=5, weights=EXPERT_WEIGHTS).choose(
+        grid, card, called)
+    # the same rounds by hand: the cell with the best total over the same games
+    counts = unseen_counts(called)
+    plain = StrongBot(candidates=1, weights=EXPERT_WEIGHTS)
+    value = plain._valuer(_tails(counts, 25 - len(called)))
+    gains = sorted(((gain, c) for gain, c in plain._gains(grid, _line_contents(grid), card,
+                                                          value)), key=lambda t: (-t[0], t[1]))
+    cells = [c for _gain, c in gains[: bot.candidates]]
+    dice = random.Random(f"5:{','.join(map(str, called))}")
+    unseen = [v for v in range(1, 14) for _ in range(counts[v])]
+    totals = [0] * len(cells)
+    for _ in range(bot.samples):
+        numbers = dice.sample(unseen, 25 - len(called))
+        for i, c in enumerate(cells):
+            totals[i] += reference(bot, grid, card, c, counts, numbers)
+    assert cell == cells[max(range(len(cells)), key=lambda i: (totals[i], -i))]
+
+
+def test_a_contest_needs_a_horizon():
+    with pytest.raises(ValueError, match="contest=1 or a horizon"):
+        ExpertBot(contest=0.8)
+    assert ExpertBot(contest=0.8, horizon=5).horizon == 5
+
+
+def test_warming_up_reads_no_clock_and_the_moves_keep_their_rounds():
+    # the tables and the compiled code are ready before the clock is read: a
+    # frozen clock is read once to start, once before the search and once a round
+    grid, card, called = list(positions(1, 2))[1]
+    for samples in (1, 5):
+        clock = TickingClock(0.0)
+        ExpertBot(clock=clock, samples=samples, weights=EXPERT_WEIGHTS).choose(grid, card, called)
+        assert clock.readings == 1 + 1 + samples
+
+
+def test_without_numba_the_level_plays_the_short_runs(monkeypatch):
+    monkeypatch.setattr(bots_module, "compiled", lambda: None)
+    bot = LEVELS["expert"].make(seed=1, clock=lambda: 0.0)
+    assert (bot.samples, bot.horizon) == (24, 5)
+    if rollouts.compiled() is not None:
+        monkeypatch.undo()
+        bot = LEVELS["expert"].make(seed=1, clock=lambda: 0.0)
+        assert (bot.samples, bot.horizon) == (128, None)
+
+
+def test_kernel_mode_says_how_the_games_run():
+    mode = rollouts.kernel_mode()
+    if rollouts.compiled() is None:
+        assert mode == "pure Python (numba is not installed)"
+    else:
+        import numba
+
+        assert mode == f"compiled by numba {numba.__version__}"
