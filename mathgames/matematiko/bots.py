@@ -591,6 +591,11 @@ class ExpertBot(StrongBot):
     it needs ``contest=1``). With a ``horizon`` of ``n`` numbers a continuation
     stops after ``n`` numbers and the grid is valued with the odds still unseen
     on that path (plain Python: the level plays this when numba is missing).
+    A whole imagined game with more than ``value_after`` numbers to come counts
+    ``1 - value_share`` times its exact score plus ``value_share`` times the
+    value of its grid ``value_after`` numbers on (the exact points of its full
+    lines and the evaluation of the others): the two judge a cell with
+    different errors, and their mean errs less than either.
     The cell with the best total over the samples wins. Using the same samples
     for every candidate (common random numbers) makes the comparison fair.
 
@@ -614,6 +619,8 @@ class ExpertBot(StrongBot):
 
     >>> ExpertBot().samples, ExpertBot().horizon, ExpertBot().endgame, ExpertBot().exact
     (128, None, 6, 2)
+    >>> ExpertBot().value_after, ExpertBot().value_share
+    (5, 0.5)
     """
 
     name = "expert"
@@ -622,6 +629,7 @@ class ExpertBot(StrongBot):
                  horizon: int | None = None, time_budget: float = 0.045,
                  clock: Clock = time.process_time, seed: int = 0, endgame: int = 6,
                  endgame_candidates: int = 12, endgame_samples: int = 64, exact: int = 2,
+                 value_after: int = 5, value_share: float = 0.5,
                  **evaluation: Any) -> None:
         super().__init__(factor, candidates, time_budget, clock, **evaluation)
         if horizon is None and self.contest != 1.0:
@@ -634,10 +642,17 @@ class ExpertBot(StrongBot):
         self.endgame_candidates = endgame_candidates
         self.endgame_samples = endgame_samples
         self.exact = exact
+        if not 0.0 <= value_share <= 1.0:
+            raise ValueError(f"value_share must be between 0 and 1, not {value_share!r}")
+        if value_share and value_after < 1:
+            raise ValueError(f"value_after must be at least 1 number, not {value_after!r}")
+        self.value_after = value_after
+        self.value_share = value_share
 
     def __repr__(self) -> str:
         return (f"{type(self).__name__}(factor={self.factor!r}, candidates={self.candidates!r}, "
                 f"samples={self.samples!r}, horizon={self.horizon!r}, "
+                f"value_after={self.value_after!r}, value_share={self.value_share!r}, "
                 f"endgame={self.endgame!r}, exact={self.exact!r}, "
                 f"time_budget={self.time_budget!r})")
 
@@ -665,7 +680,8 @@ class ExpertBot(StrongBot):
         dice = random.Random(f"{self.seed}:{','.join(map(str, called))}")
         if to_end and not late:  # whole imagined games, in the compiled kernel
             play_round = PlayOuts(Tables.of(self), grid, _line_contents(grid), counts, cells,
-                                  card, self.diagonal)
+                                  card, self.diagonal, after=self.value_after,
+                                  share=self.value_share)
             totals = play_round.totals
         else:
             play_round, totals = self._sampler(grid, card, cells, counts, draws, scales,

@@ -49,9 +49,13 @@ _FIRST_DIAGONAL = 10
 
 def _play_out(grid, lines, counts, cells, card, numbers, totals, worth, discount, need,
               first, add, size, points, tail, cell_lines, diagonal, work_grid, work_lines,
-              work_counts, chance, deltas, memo, stamps, ticks):
+              work_counts, chance, deltas, memo, stamps, ticks, after, share):
     """Write ``card`` in each of ``cells`` in turn, play ``numbers`` to the end of the
-    game with the quick evaluation, and add each full grid's exact score to ``totals``.
+    game with the quick evaluation, and add each full grid's exact score to ``totals``;
+    with a ``share`` above 0, add ``1 - share`` times the exact score plus ``share``
+    times the grid's value ``after`` imagined numbers (the exact points of its full
+    lines, the evaluation with the odds left on that path for the others) instead,
+    where more than ``after`` numbers are to come.
 
     ``grid[c]``: the card in cell ``c`` or -1; ``lines[l]``: the content index of
     line ``l`` (an extra 13th entry, index 0, stands for "no line"); ``counts[v]``:
@@ -72,6 +76,7 @@ def _play_out(grid, lines, counts, cells, card, numbers, totals, worth, discount
             work_counts[v] = counts[v]
         cell = cells[i]
         number = card
+        midway = 0.0
         for k in range(left + 1):
             if k > 0:
                 number = numbers[k - 1]
@@ -128,10 +133,23 @@ def _play_out(grid, lines, counts, cells, card, numbers, totals, worth, discount
                 ln = cell_lines[cell, j]
                 if ln < _LINES:
                     work_lines[ln] = add[work_lines[ln], number]
+            if k == after and k < left:
+                # every unfinished line's content was valued for this number: its
+                # own value, or the value with the number, where the number went
+                midway = 0.0
+                for ln in range(_LINES):
+                    content = work_lines[ln]
+                    if size[content] == 5:
+                        midway += points[content, 1 if ln >= _FIRST_DIAGONAL else 0]
+                    else:
+                        midway += memo[content] * (diagonal if ln >= _FIRST_DIAGONAL else 1.0)
         score = 0
         for ln in range(_LINES):
             score += points[work_lines[ln], 1 if ln >= _FIRST_DIAGONAL else 0]
-        totals[i] += score
+        if share > 0.0 and 0 < after < left:
+            totals[i] += (1.0 - share) * score + share * midway
+        else:
+            totals[i] += score
 
 
 _jit: dict[str, Any] = {}
@@ -173,7 +191,7 @@ def warm() -> None:
            np.zeros((0, 5), np.int32), ints, np.zeros((0, 14), np.int32), ints,
            np.zeros((0, 2), np.int32), np.zeros((5, 53, 26, 5)), np.zeros((25, 4), np.int32),
            1.0, ints, ints, ints, np.zeros(0), np.zeros(0), np.zeros(0),
-           np.zeros(0, np.int64), np.zeros(1, np.int64))
+           np.zeros(0, np.int64), np.zeros(1, np.int64), 0, 0.0)
     _jit["warm"] = True
 
 
@@ -274,7 +292,11 @@ class PlayOuts:
 
     ``contents`` are the grid's 12 lines' sorted cards and ``counts`` the unseen
     copies of each value once ``card`` is called; ``jit=False`` runs the kernel
-    as Python even when numba is installed (the tests compare the two).
+    as Python even when numba is installed (the tests compare the two). With a
+    ``share`` above 0 a game with more than ``after`` numbers to come counts
+    ``1 - share`` times its exact score plus ``share`` times the value of its grid
+    ``after`` imagined numbers: the exact points of the full lines and the
+    evaluation, with the odds left on that path, of the others.
 
     >>> from mathgames.matematiko.bots import StrongBot, _line_contents
     >>> grid = [None] * 25
@@ -289,7 +311,8 @@ class PlayOuts:
 
     def __init__(self, tables: Tables, grid: Sequence[int | None],
                  contents: Sequence[tuple[int, ...]], counts: Sequence[int],
-                 cells: Sequence[int], card: int, diagonal: float, jit: bool = True) -> None:
+                 cells: Sequence[int], card: int, diagonal: float, jit: bool = True,
+                 after: int = 0, share: float = 0.0) -> None:
         import numpy as np
 
         kernel = compiled() if jit else None
@@ -306,7 +329,7 @@ class PlayOuts:
                       np.zeros(25, np.int32), np.zeros(_LINES + 1, np.int32),
                       np.zeros(14, np.int32), np.zeros(70), np.zeros(_LINES + 1),
                       np.zeros(len(t.size)), np.zeros(len(t.size), np.int64),
-                      np.zeros(1, np.int64))
+                      np.zeros(1, np.int64), int(after), float(share))
 
     def __call__(self, numbers: Sequence[int]) -> None:
         self._kernel(*self._args, self._np.array(numbers, self._np.int32), *self._rest)

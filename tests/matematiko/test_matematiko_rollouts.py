@@ -15,6 +15,7 @@ from mathgames.matematiko.bots import (
     ExpertBot,
     StrongBot,
     _best_cell,
+    _full_line_points,
     _grid_points,
     _line_contents,
     _tails,
@@ -27,15 +28,19 @@ from mathgames.matematiko.weights import EXPERT_WEIGHTS
 needs_numba = pytest.mark.skipif(rollouts.compiled() is None, reason="numba is not installed")
 
 
-def reference(bot: StrongBot, grid, card: int, cell: int, counts, numbers) -> int:
+def reference(bot: StrongBot, grid, card: int, cell: int, counts, numbers,
+              after: int = 0, share: float = 0.0) -> float:
     """One imagined game written with the bot's own Python evaluation: ``card`` in
     ``cell``, then each number where the evaluation with the odds left on that path
-    likes it best; the full grid's exact score."""
+    likes it best; the full grid's exact score, or with a ``share`` that score
+    blended with the grid's value ``after`` numbers on (full lines' exact points,
+    the others' value with the odds left on that path), written out here."""
     path = list(grid)
     path[cell] = card
     lines = _line_contents(path)
     left = list(counts)
     weights = [bot.diagonal if line >= 10 else 1.0 for line in range(12)]
+    midway = None
     for k, number in enumerate(numbers):
         left[number] -= 1
         draws = len(numbers) - 1 - k
@@ -44,7 +49,14 @@ def reference(bot: StrongBot, grid, card: int, cell: int, counts, numbers) -> in
         path[chosen] = number
         for line in CELL_LINES[chosen]:
             lines[line] = tuple(sorted((*lines[line], number)))
-    return _grid_points(lines)
+        if k + 1 == after and draws > 0:
+            midway = sum(_full_line_points(content)[line >= 10] if len(content) == 5
+                         else value(content) * weights[line]
+                         for line, content in enumerate(lines))
+    score = _grid_points(lines)
+    if share and midway is not None:
+        return (1 - share) * score + share * midway
+    return score
 
 
 def positions(deals: int, numbers: int):
@@ -83,6 +95,33 @@ def test_imagined_games_are_the_evaluations_own(weights, jit):
     assert checked >= 21
 
 
+@pytest.mark.parametrize("jit", [pytest.param(True, marks=needs_numba), False],
+                         ids=["compiled", "python"])
+def test_imagined_games_blend_the_exact_score_with_the_value_midway(jit):
+    # each game counts (1 - share) x its exact score + share x its grid's value `after`
+    # numbers on; games with `after` numbers or fewer to come count their exact score
+    bot = StrongBot(candidates=1, weights=EXPERT_WEIGHTS, diagonal=1.1)
+    tables = Tables.of(bot)
+    dice = random.Random(5)
+    blended = 0
+    for grid, card, called in list(positions(2 if jit else 1, 24))[:: 2 if jit else 4]:
+        counts = unseen_counts(called)
+        unseen = [v for v in range(1, 14) for _ in range(counts[v])]
+        cells = [c for c in range(25) if grid[c] is None][:: 4 if jit else 7]
+        numbers = dice.sample(unseen, 25 - len(called))
+        runs = PlayOuts(tables, grid, _line_contents(grid), counts, cells, card, bot.diagonal,
+                        jit=jit, after=5, share=0.3)
+        runs(numbers)
+        want = [reference(bot, grid, card, cell, counts, numbers, after=5, share=0.3)
+                for cell in cells]
+        assert list(runs.totals) == pytest.approx(want, rel=1e-12)
+        exact = [reference(bot, grid, card, cell, counts, numbers) for cell in cells]
+        blended += want != exact
+        if len(numbers) <= 5:
+            assert want == exact
+    assert blended >= 5
+
+
 def test_tables_are_built_once_for_the_same_knobs():
     first = Tables.of(StrongBot(weights=EXPERT_WEIGHTS))
     assert Tables.of(ExpertBot(weights=EXPERT_WEIGHTS)) is first
@@ -90,6 +129,26 @@ def test_tables_are_built_once_for_the_same_knobs():
     # a line's cards and its index agree both ways
     assert first.index[(3, 3, 7)] == first.add[first.index[(3, 3)], 7]
     assert int(first.points[first.index[(2, 2, 2, 2, 9)], 0]) == 160
+
+
+def by_hand(bot: ExpertBot, grid, card: int, called) -> int:
+    """The expert's choice before the late game, written out with :func:`reference`:
+    its candidates, its seeded imagined games, the best total (first cell on a tie)."""
+    counts = unseen_counts(called)
+    plain = StrongBot(candidates=1, weights=EXPERT_WEIGHTS)
+    value = plain._valuer(_tails(counts, 25 - len(called)))
+    gains = sorted(((gain, c) for gain, c in plain._gains(grid, _line_contents(grid), card,
+                                                          value)), key=lambda t: (-t[0], t[1]))
+    cells = [c for _gain, c in gains[: bot.candidates]]
+    dice = random.Random(f"{bot.seed}:{','.join(map(str, called))}")
+    unseen = [v for v in range(1, 14) for _ in range(counts[v])]
+    totals = [0.0] * len(cells)
+    for _ in range(bot.samples):
+        numbers = dice.sample(unseen, 25 - len(called))
+        for i, c in enumerate(cells):
+            totals[i] += reference(bot, grid, card, c, counts, numbers, after=bot.value_after,
+                                   share=bot.value_share)
+    return cells[max(range(len(cells)), key=lambda i: (totals[i], -i))]
 
 
 def test_the_expert_plays_whole_imagined_games_and_is_reproducible():
@@ -102,20 +161,32 @@ def test_the_expert_plays_whole_imagined_games_and_is_reproducible():
     assert cell == ExpertBot(clock=lambda: 0.0, seed=5, weights=EXPERT_WEIGHTS).choose(
         grid, card, called)
     # the same rounds by hand: the cell with the best total over the same games
-    counts = unseen_counts(called)
-    plain = StrongBot(candidates=1, weights=EXPERT_WEIGHTS)
-    value = plain._valuer(_tails(counts, 25 - len(called)))
-    gains = sorted(((gain, c) for gain, c in plain._gains(grid, _line_contents(grid), card,
-                                                          value)), key=lambda t: (-t[0], t[1]))
-    cells = [c for _gain, c in gains[: bot.candidates]]
-    dice = random.Random(f"5:{','.join(map(str, called))}")
-    unseen = [v for v in range(1, 14) for _ in range(counts[v])]
-    totals = [0] * len(cells)
-    for _ in range(bot.samples):
-        numbers = dice.sample(unseen, 25 - len(called))
-        for i, c in enumerate(cells):
-            totals[i] += reference(bot, grid, card, c, counts, numbers)
-    assert cell == cells[max(range(len(cells)), key=lambda i: (totals[i], -i))]
+    assert cell == by_hand(bot, grid, card, called)
+    assert (bot.value_after, bot.value_share) == (5, 0.5)
+
+
+def test_the_expert_blends_its_imagined_games_as_it_says():
+    # find a position where the blend changes the expert's cell, and check that cell
+    # by hand: the best total of (1 - share) x exact score + share x the value midway
+    def expert(share: float) -> ExpertBot:
+        return ExpertBot(clock=lambda: 0.0, seed=2, samples=8, weights=EXPERT_WEIGHTS,
+                         value_share=share)
+
+    for grid, card, called in positions(3, 14):
+        cell = expert(0.5).choose(grid, card, called)
+        if cell != expert(0.0).choose(grid, card, called):
+            break
+    else:
+        pytest.fail("the blend changed no choice in 42 positions")
+    assert cell == by_hand(expert(0.5), grid, card, called)
+
+
+def test_the_blend_is_checked():
+    with pytest.raises(ValueError, match=r"value_share must be between 0 and 1, not 1\.5"):
+        ExpertBot(value_share=1.5)
+    with pytest.raises(ValueError, match="value_after must be at least 1 number, not 0"):
+        ExpertBot(value_after=0)
+    assert ExpertBot(value_after=0, value_share=0.0).value_share == 0.0
 
 
 def test_a_contest_needs_a_horizon():
