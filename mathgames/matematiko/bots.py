@@ -26,6 +26,7 @@ from typing import Any
 from mathgames.core.errors import check_choice
 from mathgames.core.i18n import format_number, translator
 from mathgames.core.levels import Clock, Level
+from mathgames.matematiko import rollouts
 from mathgames.matematiko.odds import _weights, unseen_counts
 from mathgames.matematiko.rollouts import PlayOuts, Tables, compiled, warm
 from mathgames.matematiko.rules import COMBINATIONS, GRID_SIZE, LINES, classify
@@ -815,8 +816,17 @@ LEVEL_FIGURES: dict[str, dict[str, float]] = {
     "easy": {"mean": 232.3, "deals": 1000, "ms": 0.15},
     "medium": {"mean": 284.9, "deals": 1000, "ms": 0.18},
     "hard": {"mean": 338.6, "deals": 1000, "ms": 0.2},
-    "expert": {"mean": 411.3, "deals": 1000, "ms": 28.5},
+    "expert": {"mean": 423.0, "deals": 1000, "ms": 20.5},
 }
+
+#: The expert without numba: 24 imagined runs of 5 numbers in Python, as measured
+#: before the compiled games came in (``bench/levels.py --only matematiko``, stop 52).
+EXPERT_IN_PYTHON: dict[str, float] = {"mean": 411.6, "deals": 1000, "ms": 15.0}
+
+
+def _describe_expert(figures: Mapping[str, float]) -> str:
+    return _describe(figures if rollouts.installed() else EXPERT_IN_PYTHON)
+
 
 # The ladder: the quick target-odds evaluation (no lookahead, under 1 ms a number)
 # with fewer and fewer careless placements, then the Monte Carlo search. The
@@ -829,8 +839,10 @@ _LEVEL_BOTS: dict[str, Callable[[int, Clock], Bot]] = {
     "hard": lambda seed, clock: CarelessBot(StrongBot(candidates=1, clock=clock),
                                             mistakes=0.06, seed=seed),
     # Monte Carlo lookahead over the 6 best cells, 45 ms a number at most: 128
-    # imagined games to the end, scored exactly (the compiled kernel; without numba,
-    # 24 imagined runs of 5 numbers, which made 411.6); the last 6 numbers: 12 cells,
+    # imagined games to the end, each counting half its exact score and half the
+    # evaluation's value of its grid 5 numbers on (the compiled kernel: 423.0 and 425.0
+    # on the bench; without numba, 24 imagined runs of 5 numbers, which made 411.6,
+    # and the panel says so); the last 6 numbers: 12 cells,
     # 64 runs to the end; the last 2 by exact expectimax; targets weighted by
     # EXPERT_WEIGHTS, the quick evaluation taught the choices of the expert with
     # the regression's STAGE_WEIGHTS and runs of 5 numbers
@@ -841,7 +853,8 @@ _LEVEL_BOTS: dict[str, Callable[[int, Clock], Bot]] = {
 
 #: The levels a set-up panel offers, weakest first.
 LEVELS: dict[str, Level] = {
-    name: Level(name, factory, LEVEL_FIGURES[name], _describe)
+    name: Level(name, factory, LEVEL_FIGURES[name],
+                _describe_expert if name == "expert" else _describe)
     for name, factory in _LEVEL_BOTS.items()
 }
 

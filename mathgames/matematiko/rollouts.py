@@ -37,10 +37,11 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable, Sequence
+from importlib.util import find_spec
 from itertools import combinations_with_replacement
 from typing import Any, NamedTuple
 
-__all__ = ["PlayOuts", "Tables", "compiled", "kernel_mode", "warm"]
+__all__ = ["PlayOuts", "Tables", "compiled", "installed", "kernel_mode", "warm"]
 
 #: Lines a grid has, and the first diagonal's index (lines 10 and 11 are diagonals).
 _LINES = 12
@@ -171,6 +172,16 @@ def compiled() -> Callable[..., None] | None:
             _jit["kernel"] = numba.njit(cache=True, nogil=True)(_play_out)
             _jit["version"] = numba.__version__
     return _jit["kernel"]
+
+
+def installed() -> bool:
+    """Whether numba is installed, found without importing it (which takes a while):
+    the set-up panel asks this to describe the expert level it would play.
+
+    >>> installed() in (True, False)
+    True
+    """
+    return find_spec("numba") is not None
 
 
 def warm() -> None:

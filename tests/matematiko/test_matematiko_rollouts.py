@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib.util
 import random
 
 import pytest
@@ -213,6 +214,17 @@ def test_without_numba_the_level_plays_the_short_runs(monkeypatch):
         monkeypatch.undo()
         bot = LEVELS["expert"].make(seed=1, clock=lambda: 0.0)
         assert (bot.samples, bot.horizon) == (128, None)
+
+
+def test_the_panel_describes_the_expert_it_would_play(monkeypatch):
+    # with numba the compiled games' figures; without it the Python runs' figures
+    expert = LEVELS["expert"]
+    monkeypatch.setattr(rollouts, "installed", lambda: True)
+    assert "423 points" in expert.description and "20.5 ms" in expert.description
+    monkeypatch.setattr(rollouts, "installed", lambda: False)
+    assert "412 points" in expert.description and "15.0 ms" in expert.description
+    monkeypatch.undo()
+    assert rollouts.installed() == (importlib.util.find_spec("numba") is not None)
 
 
 def test_kernel_mode_says_how_the_games_run():
