@@ -4,7 +4,9 @@
 called by imagining the rest of the game many times: the numbers still to come,
 drawn from the cards not yet called, are placed one by one where the quick
 evaluation likes them best (with the odds of what is still unseen on that path),
-and the full grid is scored exactly. A few hundred such games a number are too
+and the full grid is scored exactly (the expert counts each game half at that
+score and half at the evaluation's value of its grid a few numbers on, which the
+kernel takes from the line values it has just computed). A few hundred such games a number are too
 many for Python, so this module writes the quick evaluation as loops over flat
 arrays, which numba compiles:
 
