@@ -12,8 +12,10 @@ JUPYTER = {"ipywidgets", "anywidget", "traitlets", "IPython", "ipykernel", "bqpl
 HEAVY = {"numpy", "sympy", "bqplot", "scipy", "pandas"}
 # Modules that may import a heavy library inside a function (at first use), never when they
 # are imported: the fast Halma engine loads numba and numpy only to compile its kernel
-# (tests/halma/test_halma_fastplay.py checks that importing it loads neither).
-LAZY_HEAVY = {"halma/fastplay.py"}
+# (tests/halma/test_halma_fastplay.py checks that importing it loads neither), and the
+# Matematiko expert's imagined games load them at the expert's first number
+# (tests/matematiko/test_matematiko_rollouts.py checks that the other levels load neither).
+LAZY_HEAVY = {"halma/fastplay.py", "matematiko/rollouts.py"}
 # The Jupyter side: widgets (widget*.py, *_widget.py), the app's pages, the shared board
 # widget, and the app's server (a Voila application).
 JUPYTER_SIDE = {"core/board_widget.py", "core/resume_widget.py", "core/demo_widget.py",

@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import importlib.util
 import random
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 
@@ -225,6 +228,24 @@ def test_the_panel_describes_the_expert_it_would_play(monkeypatch):
     assert "412 points" in expert.description and "15.0 ms" in expert.description
     monkeypatch.undo()
     assert rollouts.installed() == (importlib.util.find_spec("numba") is not None)
+
+
+def test_only_the_expert_loads_numpy_and_numba():
+    # game pages stay light: the set-up panel and the quick levels load neither; the
+    # expert's first number loads numpy (and numba, where it is installed)
+    code = ("import sys\n"
+            "from mathgames.matematiko.bots import LEVELS\n"
+            "heavy = lambda: sorted({'numba', 'numpy'} & set(sys.modules))\n"
+            "words = [level.description for level in LEVELS.values()]\n"
+            "LEVELS['hard'].make().choose([None] * 25, 7, (7,))\n"
+            "print(heavy())\n"
+            "LEVELS['expert'].make(clock=lambda: 0.0).choose([None] * 25, 7, (7,))\n"
+            "print(heavy())\n")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          check=True, cwd=Path(__file__).resolve().parents[2], timeout=300)
+    quick, expert = done.stdout.splitlines()
+    assert quick == "[]"
+    assert expert == str(["numba", "numpy"] if rollouts.compiled() is not None else ["numpy"])
 
 
 def test_kernel_mode_says_how_the_games_run():
