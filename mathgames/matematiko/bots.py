@@ -26,9 +26,8 @@ from typing import Any
 from mathgames.core.errors import check_choice
 from mathgames.core.i18n import format_number, translator
 from mathgames.core.levels import Clock, Level
-from mathgames.matematiko import rollouts
 from mathgames.matematiko.odds import _weights, unseen_counts
-from mathgames.matematiko.rollouts import PlayOuts, Tables, compiled, warm
+from mathgames.matematiko.rollouts import PlayOuts, Tables, compiled, installed, warm
 from mathgames.matematiko.rules import COMBINATIONS, GRID_SIZE, LINES, classify
 from mathgames.matematiko.weights import EXPERT_WEIGHTS
 
@@ -658,11 +657,12 @@ class ExpertBot(StrongBot):
                 f"time_budget={self.time_budget!r})")
 
     def choose(self, grid: Sequence[int | None], card: int, called: Sequence[int]) -> int:
+        tables = None
         if self.horizon is None:
             # once a process: the kernel's tables (about a second) and its compiled
             # code (loaded from numba's cache, or compiled the first time), kept
             # out of the budget of the move that happens to come first
-            Tables.of(self)
+            tables = Tables.of(self)
             warm()
         clock = self.clock
         start = clock()
@@ -675,12 +675,12 @@ class ExpertBot(StrongBot):
         if draws == 0 or len(gains) == 1 or candidates <= 1 or samples < 1:
             return gains[0][1]
         cells = [cell for _gain, cell in gains[:candidates]]
-        to_end = late or self.horizon is None
+        to_end = late or tables is not None
         horizon = draws if to_end else min(self.horizon, draws)
         unseen = [v for v in range(1, 14) for _ in range(counts[v])]
         dice = random.Random(f"{self.seed}:{','.join(map(str, called))}")
-        if to_end and not late:  # whole imagined games, in the compiled kernel
-            play_round = PlayOuts(Tables.of(self), grid, _line_contents(grid), counts, cells,
+        if tables is not None and not late:  # whole imagined games, in the compiled kernel
+            play_round = PlayOuts(tables, grid, _line_contents(grid), counts, cells,
                                   card, self.diagonal, after=self.value_after,
                                   share=self.value_share)
             totals = play_round.totals
@@ -825,7 +825,7 @@ EXPERT_IN_PYTHON: dict[str, float] = {"mean": 411.6, "deals": 1000, "ms": 15.0}
 
 
 def _describe_expert(figures: Mapping[str, float]) -> str:
-    return _describe(figures if rollouts.installed() else EXPERT_IN_PYTHON)
+    return _describe(figures if installed() else EXPERT_IN_PYTHON)
 
 
 # The ladder: the quick target-odds evaluation (no lookahead, under 1 ms a number)

@@ -70,6 +70,7 @@ def _play_out(grid, lines, counts, cells, card, numbers, totals, worth, discount
     """
     stages = worth.shape[1]
     left = len(numbers)
+    blend = share > 0.0 and 0 < after < left  # otherwise every game counts its exact score
     for i in range(len(cells)):
         for c in range(25):
             work_grid[c] = grid[c]
@@ -136,7 +137,7 @@ def _play_out(grid, lines, counts, cells, card, numbers, totals, worth, discount
                 ln = cell_lines[cell, j]
                 if ln < _LINES:
                     work_lines[ln] = add[work_lines[ln], number]
-            if k == after and k < left:
+            if blend and k == after:
                 # every unfinished line's content was valued for this number: its
                 # own value, or the value with the number, where the number went
                 midway = 0.0
@@ -149,7 +150,7 @@ def _play_out(grid, lines, counts, cells, card, numbers, totals, worth, discount
         score = 0
         for ln in range(_LINES):
             score += points[work_lines[ln], 1 if ln >= _FIRST_DIAGONAL else 0]
-        if share > 0.0 and 0 < after < left:
+        if blend:
             totals[i] += (1.0 - share) * score + share * midway
         else:
             totals[i] += score

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import importlib.util
 import random
 import subprocess
 import sys
@@ -122,7 +121,7 @@ def test_imagined_games_blend_the_exact_score_with_the_value_midway(jit):
         exact = [reference(bot, grid, card, cell, counts, numbers) for cell in cells]
         blended += want != exact
         if len(numbers) <= 5:
-            assert want == exact
+            assert list(runs.totals) == exact
     assert blended >= 5
 
 
@@ -222,12 +221,10 @@ def test_without_numba_the_level_plays_the_short_runs(monkeypatch):
 def test_the_panel_describes_the_expert_it_would_play(monkeypatch):
     # with numba the compiled games' figures; without it the Python runs' figures
     expert = LEVELS["expert"]
-    monkeypatch.setattr(rollouts, "installed", lambda: True)
+    monkeypatch.setattr(bots_module, "installed", lambda: True)
     assert "423 points" in expert.description and "20.5 ms" in expert.description
-    monkeypatch.setattr(rollouts, "installed", lambda: False)
+    monkeypatch.setattr(bots_module, "installed", lambda: False)
     assert "412 points" in expert.description and "15.0 ms" in expert.description
-    monkeypatch.undo()
-    assert rollouts.installed() == (importlib.util.find_spec("numba") is not None)
 
 
 def test_only_the_expert_loads_numpy_and_numba():
