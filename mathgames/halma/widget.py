@@ -37,9 +37,10 @@ from mathgames.core.ui_widget import (
     ZoomButtons,
     by_pointer,
     fill_tooltips,
+    level_help,
     section,
 )
-from mathgames.halma.bots import LEVELS
+from mathgames.halma.bots import LEVELS, levels_on
 from mathgames.halma.game import PASS, Game, Move
 from mathgames.halma.solutions import SOLUTIONS
 from mathgames.halma.topology import get_topology
@@ -60,13 +61,6 @@ SAVE_VERSION = 1
 def _seat_label(kind: str) -> str:
     return {"human": _("Human"), "easy": _("Bot: easy"), "medium": _("Bot: medium"),
             "hard": _("Bot: hard")}[kind]
-
-
-def _level_help() -> str:
-    """Each level in words (what the bench measured), for the set-up panel."""
-    items = "".join(f"<li><b>{esc(_seat_label(name))}</b>: {esc(level.description)}</li>"
-                    for name, level in LEVELS.items())
-    return f'<ul class="mg-level-help">{items}</ul>'
 
 
 def _seat(kind: str) -> str:
@@ -231,7 +225,7 @@ class HalmaApp(w.VBox):
             select.value = value
         self.limit_input.description = _("Move limit (0 = none)")
         self.pieces_select.description = _("Pieces")
-        self.level_help.value = _level_help()
+        self.level_help.value = level_help(levels_on(self.board_key), _seat_label)
         self.puzzle_help.value = "<p>" + esc(_(
             "Move all your pieces to the opposite camp, alone on the board, in as few "
             "moves as you can.")) + "</p>"

@@ -757,7 +757,34 @@ BOTS = {"random": RandomBot, "greedy": GreedyBot, "strong": StrongBot}
 
 # -- levels --------------------------------------------------------------------------
 
-def _describe(figures: Mapping[str, float]) -> str:
+#: The quick levels' share of careless placements (a number in a random empty cell).
+MISTAKES: dict[str, float] = {"easy": 0.32, "medium": 0.18, "hard": 0.06}
+
+
+def _plays(name: str) -> str:
+    """What a level plays like, in a student's words (the slips: one number in so many)."""
+    if name == "expert":
+        return _("Before each number it imagines the rest of the game many times over and "
+                 "picks the cell that did best.")
+    n = format_number(round(1 / MISTAKES[name]))
+    if name == "easy":
+        return _("For beginners: often puts a number in a random cell (about 1 in {n}); "
+                 "the others go where they are most likely to score.").format(n=n)
+    if name == "medium":
+        return _("Sometimes puts a number in a random cell (about 1 in {n}); the others go "
+                 "where they are most likely to score.").format(n=n)
+    return _("Rarely slips (about 1 number in {n} goes in a random cell); the others go "
+             "where they are most likely to score.").format(n=n)
+
+
+def _student_words(name: str, figures: Mapping[str, float]) -> str:
+    # the mean to the nearest ten points: what a student can compare with a grid
+    points = format_number(round(figures["mean"], -1))
+    return "{plays} {scores}".format(
+        plays=_plays(name), scores=_("Scores about {points} points a game.").format(points=points))
+
+
+def _measured_words(figures: Mapping[str, float]) -> str:
     return _("Averages {mean} points over {deals} seeded deals; thinks {ms} ms a number "
              "(median, one core).").format(mean=format_number(figures["mean"]),
                                           deals=format_number(figures["deals"]),
@@ -778,8 +805,10 @@ LEVEL_FIGURES: dict[str, dict[str, float]] = {
 EXPERT_IN_PYTHON: dict[str, float] = {"mean": 411.6, "deals": 1000, "ms": 15.0}
 
 
-def _describe_expert(figures: Mapping[str, float]) -> str:
-    return _describe(figures if installed() else EXPERT_IN_PYTHON)
+def _figures(name: str, figures: Mapping[str, float]) -> Mapping[str, float]:
+    """The figures of the level as this process would play it: the expert without
+    numba plays shorter runs, measured apart (``rollouts.installed``)."""
+    return figures if name != "expert" or installed() else EXPERT_IN_PYTHON
 
 
 # The ladder: the quick target-odds evaluation (no lookahead, under 1 ms a number)
@@ -787,11 +816,11 @@ def _describe_expert(figures: Mapping[str, float]) -> str:
 # mistake rates put the levels' means about 50 points apart (bench/levels.py).
 _LEVEL_BOTS: dict[str, Callable[[int, Clock], Bot]] = {
     "easy": lambda seed, clock: CarelessBot(StrongBot(candidates=1, clock=clock),
-                                            mistakes=0.32, seed=seed),
+                                            mistakes=MISTAKES["easy"], seed=seed),
     "medium": lambda seed, clock: CarelessBot(StrongBot(candidates=1, clock=clock),
-                                              mistakes=0.18, seed=seed),
+                                              mistakes=MISTAKES["medium"], seed=seed),
     "hard": lambda seed, clock: CarelessBot(StrongBot(candidates=1, clock=clock),
-                                            mistakes=0.06, seed=seed),
+                                            mistakes=MISTAKES["hard"], seed=seed),
     # Monte Carlo lookahead over the 6 best cells, 45 ms a number at most: 128
     # imagined games to the end, each counting half its exact score and half the
     # evaluation's value of its grid 5 numbers on (the compiled kernel: 423.0 and 425.0
@@ -808,7 +837,8 @@ _LEVEL_BOTS: dict[str, Callable[[int, Clock], Bot]] = {
 #: The levels a set-up panel offers, weakest first.
 LEVELS: dict[str, Level] = {
     name: Level(name, factory, LEVEL_FIGURES[name],
-                _describe_expert if name == "expert" else _describe)
+                lambda figures, name=name: _student_words(name, _figures(name, figures)),
+                lambda figures, name=name: _measured_words(_figures(name, figures)))
     for name, factory in _LEVEL_BOTS.items()
 }
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sys
+from html import escape
 
 import pytest
 
@@ -11,6 +12,7 @@ from mathgames.core.levels import LEVEL_NAMES, TickingClock
 from mathgames.matematiko.bots import (
     CELLS,
     LEVELS,
+    MISTAKES,
     ExpertBot,
     StrongBot,
     _best_cell,
@@ -31,9 +33,15 @@ def test_the_registry_offers_every_level_weakest_first_with_measured_words():
     assert list(LEVELS) == list(LEVEL_NAMES)
     for name, level in LEVELS.items():
         assert level.name == name
-        text = level.description
+        text = level.measured  # for teachers
         assert f"{round(level.figures['mean'])} points" in text
         assert f"{format_number(level.figures['ms'], 1)} ms" in text  # as Babel rounds
+        # for students: the mean to the nearest ten, the slips as one number in so many
+        words = level.description
+        assert f"Scores about {round(level.figures['mean'], -1):.0f} points a game." in words
+        assert " ms" not in words
+        if name in MISTAKES:
+            assert f"1 in {round(1 / MISTAKES[name])}" in words.replace("number in", "in")
 
 
 @pytest.mark.parametrize("name", LEVEL_NAMES)
@@ -121,8 +129,9 @@ def test_the_set_up_panel_offers_every_level_and_describes_each():
     app = MatematikoApp(code="BQT234", bots=("expert", "strong"))
     assert list(app.bot_checks) == list(LEVELS)
     assert app.bot_checks["expert"].value and app.bot_checks["hard"].value  # strong -> hard
+    words, figures = app.level_help.value.split("<details")
     for level in LEVELS.values():
-        assert level.description in app.level_help.value
+        assert escape(level.description) in words and escape(level.measured) in figures
     app.start_button.click()
     assert app.match.names == ["Player 1", "hard bot", "expert bot"]
 
@@ -171,10 +180,10 @@ def test_level_descriptions_write_numbers_in_the_visitors_format() -> None:
 
     previous = set_language("cs")
     try:
-        czech = LEVELS["expert"].description
+        czech = LEVELS["expert"].measured
     finally:
         set_language(previous)
-    english = LEVELS["expert"].description
+    english = LEVELS["expert"].measured
     assert "1\xa0000" in czech and "1,000" not in czech  # Czech groups thousands with a space
     assert "1,000" in english
     ms = LEVELS["expert"].figures["ms"]
