@@ -780,8 +780,7 @@ def _plays(name: str) -> str:
 def _student_words(name: str, figures: Mapping[str, float]) -> str:
     # the mean to the nearest ten points: what a student can compare with a grid
     points = format_number(round(figures["mean"], -1))
-    return "{plays} {scores}".format(
-        plays=_plays(name), scores=_("Scores about {points} points a game.").format(points=points))
+    return f"{_plays(name)} {_('Scores about {points} points a game.').format(points=points)}"
 
 
 def _measured_words(figures: Mapping[str, float]) -> str:
