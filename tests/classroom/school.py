@@ -31,6 +31,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import uuid
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -42,8 +43,10 @@ sys.path.insert(0, str(HERE))
 sys.path.insert(0, str(ROOT))
 
 from pgserver import PostgresServer  # noqa: E402
+from tornado.httpclient import HTTPRequest  # noqa: E402
+from tornado.websocket import websocket_connect  # noqa: E402
 
-from mathgames.app.page_client import PageVisit, message, visit  # noqa: E402
+from mathgames.app.page_client import V1_PROTOCOL, PageVisit, message, visit  # noqa: E402
 from mathgames.matematiko.match import cell_name  # noqa: E402
 from tests.conftest import NOTEBOOKS, Server, free_port  # noqa: E402
 
@@ -202,6 +205,9 @@ class LivePage:
                     "update", "echo_update"):
                 self.states.setdefault(content["comm_id"], {}).update(
                     content["data"].get("state", {}))
+            elif kind == "comm_msg" and content.get("data", {}).get("method") == "update_states":
+                for model, entry in content["data"].get("states", {}).items():
+                    self.states[model] = dict(entry.get("state", {}))
             elif kind == "comm_msg" and content.get("data", {}).get("method") == "custom":
                 sent = content["data"].get("content")
                 if isinstance(sent, dict) and sent.get("type") == "echo":
@@ -274,6 +280,26 @@ class LivePage:
             self.changed.clear()
             with contextlib.suppress(asyncio.TimeoutError):
                 await asyncio.wait_for(self.changed.wait(), left)
+
+    async def reconnect(self) -> None:
+        """Open the kernel's websocket again, as the page does by itself when its
+        connection dropped (the kernel still runs), and ask for every widget's state."""
+        page = self.page
+        self._reader.cancel()
+        url = (page.base_url.replace("http", "ws", 1)
+               + f"/api/kernels/{page.kernel_id}/channels?session_id={page.session}")
+        page.ws = await websocket_connect(
+            HTTPRequest(url, headers={"Cookie": page.cookie_header()},
+                        connect_timeout=PATIENCE, request_timeout=PATIENCE),
+            subprotocols=[V1_PROTOCOL])
+        self.closed = False
+        self._reader = asyncio.ensure_future(self._read())
+        control = uuid.uuid4().hex
+        await page.send(message("comm_open", "shell", {
+            "comm_id": control, "target_name": "jupyter.widget.control", "data": {}},
+            session=page.session, metadata={"version": "1.0.0"}))
+        await page.send(message("comm_msg", "shell", {
+            "comm_id": control, "data": {"method": "request_states"}}, session=page.session))
 
     async def close(self) -> None:
         self._reader.cancel()

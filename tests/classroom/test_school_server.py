@@ -53,11 +53,25 @@ async def spread_class(school: School) -> ClassGame:
 
 
 def test_a_class_split_over_two_servers_plays_a_whole_game(school: School) -> None:
+    """... and the proxy restarts after the 5th number: every page's websocket drops, the
+    pages connect again to their kernels (still running, on the same servers: the sticky
+    cookie) and the game goes on."""
     async def body() -> None:
         game = await spread_class(school)
+        assert game.teacher is not None
+        pages = [game.teacher.page, *(s.page for s in game.students)]
         try:
-            for _k in range(25):
+            for k in range(25):
                 await game.call()
+                if k == 4:
+                    servers = [page.server for page in pages]
+                    school.stop_proxy()
+                    for page in pages:
+                        await page.until(lambda page=page: page.closed, "the lost connection")
+                    school.start_proxy()
+                    await asyncio.gather(*(page.reconnect() for page in pages))
+                    assert [page.server for page in pages] == servers
+                    assert all(s.status() is not None for s in game.students)
             assert all(s.status() == (25, 25) for s in game.students)
             await game.check_csv()
         finally:
