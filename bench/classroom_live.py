@@ -229,7 +229,9 @@ async def _school_game(school: Any, students: int, kill_after: int | None,
     await game.open()
     open_seconds = time.perf_counter() - opened
     assert game.teacher is not None
-    result: dict[str, Any] = {"spread": {}, "open": open_seconds}
+    result: dict[str, Any] = {"spread": {}, "open": open_seconds,
+                              "cpu_open": [_cpu(_tree(pid)) - before
+                                           for pid, before in zip(apps, cpu_before, strict=True)]}
     for student in game.students:
         result["spread"][student.page.server] = result["spread"].get(student.page.server, 0) + 1
     with psycopg.connect(school.pg.url, autocommit=True) as db:
@@ -245,6 +247,8 @@ async def _school_game(school: Any, students: int, kill_after: int | None,
                            if p.ppid() != pid]  # forked from the template
                 result["uss"] = sorted(p.memory_full_info().uss for p in kernels)
                 result["server_rss"] = [_tree(pid)[0].memory_info().rss for pid in apps]
+                result["template_uss"] = [p.memory_full_info().uss for pid in apps
+                                          for p in _tree(pid)[1:] if p.ppid() == pid]
             if kill_after is not None and k + 1 == kill_after:
                 result["kill"] = await _kill_and_resume(school, game)
         result["wall"] = time.perf_counter() - start
@@ -285,10 +289,14 @@ def print_school(result: dict[str, Any], students: int) -> None:
           f"servers over one PostgreSQL, {os.cpu_count()} CPUs (shared with other work)")
     print(f"students per server: {result['spread']}; pages opened in {result['open']:.1f} s")
     print("| call -> student's page, p50 | p95 | max | updates | store writes/s (game) | "
-          "connections per page | CPU s per page (servers and kernels) | kernel USS, median |")
+          "connections per page | CPU s per page (servers and kernels): opening + the game | "
+          "kernel USS, median |")
     print("|---:|---:|---:|---:|---:|---:|---:|---:|")
     killed = any(c != c for c in result["cpu"])  # a killed server's CPU time is gone
-    cpu_text = "- (a server was killed)" if killed else f"{sum(result['cpu']) / result['pages']:.2f}"
+    pages = result["pages"]
+    cpu_open = sum(result["cpu_open"]) / pages
+    cpu_text = (f"{cpu_open:.2f} + - (a server was killed)" if killed else
+                f"{cpu_open:.2f} + {sum(result['cpu']) / pages - cpu_open:.2f}")
     uss = result["uss"]
     print(f"| {statistics.median(lat) * 1000:.0f} ms | "
           f"{lat[int(0.95 * (len(lat) - 1))] * 1000:.0f} ms | {lat[-1] * 1000:.0f} ms | "
@@ -298,7 +306,8 @@ def print_school(result: dict[str, Any], students: int) -> None:
           f"{statistics.median(uss) / 2**20:.0f} MiB |")
     print(f"game: {result['events']} events in {result['wall']:.1f} s; {len(uss)} kernels; "
           f"app servers' RSS {[round(r / 2**20) for r in result['server_rss']]} MiB; "
-          f"PostgreSQL connections {result['connections']} for {result['pages']} pages")
+          f"PostgreSQL connections {result['connections']} for {result['pages']} pages; "
+          f"kernel templates' USS {[round(r / 2**20) for r in result['template_uss']]} MiB")
     if "kill" in result:
         kill = result["kill"]
         print(f"killed server: {kill['pages']} pages (teacher included) playing again on the "
