@@ -138,3 +138,37 @@ def _wait_for(condition: object, timeout: float = 60) -> None:
         if time.monotonic() > deadline:
             raise AssertionError("not reached within a minute")
         time.sleep(0.05)
+
+
+@pytest.mark.parametrize("stored_first", [True, False])
+def test_an_append_whose_answer_is_lost_is_stored_once(restarted: PostgresServer,
+                                                       stored_first: bool) -> None:
+    """The connection dies during an append (the database restarting): after it ran
+    (``stored_first``, the answer lost on the way back) or before. Either way the append
+    reconnects, finds out, and the event is in the log exactly once."""
+    import psycopg
+
+    store = open_store(restarted.url)
+    assert isinstance(store, PostgresStore)
+    try:
+        code = store.create("class")
+        store.append(code, 0, {"type": "call", "card": 3})
+        connection = store._db
+        real_execute = connection.execute
+
+        def dying_execute(query: str, params: object = None) -> object:
+            if "INSERT INTO mathgames_events" in query:
+                if stored_first:
+                    real_execute(query, params)  # runs and commits (autocommit)
+                connection.close()  # a real dead connection, as after a restart
+                raise psycopg.OperationalError("server closed the connection unexpectedly")
+            return real_execute(query, params)
+
+        connection.execute = dying_execute  # type: ignore[method-assign]
+        assert store.append(code, 1, {"type": "call", "card": 5}) == 2
+        assert store._db is not connection  # a new connection
+        assert [e.data["card"] for e in store.events(code)] == [3, 5]
+        # and the next append goes on as usual
+        assert store.append(code, 2, {"type": "call", "card": 8}) == 3
+    finally:
+        store.close()
