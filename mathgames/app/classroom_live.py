@@ -27,7 +27,13 @@ from urllib.parse import parse_qs, urlsplit, urlunsplit
 from mathgames.app import address as address_module
 from mathgames.app.address import qr_svg
 from mathgames.classroom.service import Classroom
-from mathgames.classroom.store import Event, Store, UnknownSessionError, open_store
+from mathgames.classroom.store import (
+    Event,
+    Store,
+    StoreUnavailable,
+    UnknownSessionError,
+    open_store,
+)
 from mathgames.core.i18n import get_language
 from mathgames.core.svg import esc
 
@@ -117,13 +123,19 @@ class LiveFeed:
     teacher deleted the class, or it stood idle longer than the store keeps one) the
     feed ends and calls ``on_gone()``, within ``timeout`` s. :meth:`stop` ends it (a
     closed page's kernel is culled anyway).
+
+    A database that restarts does not end the feed: it tries again every
+    ``retry`` s (logging the outage once, and its end) and then delivers every event
+    stored meanwhile, since it reads from the last one it delivered.
     """
 
     def __init__(self, store: Store, code: str, after_seq: int,
                  on_events: Callable[[list[Event]], Any], timeout: float = 2.0,
                  kinds: frozenset[str] | None = None,
-                 on_gone: Callable[[], Any] | None = None) -> None:
+                 on_gone: Callable[[], Any] | None = None, retry: float = 1.0) -> None:
         self.store, self.code, self.seq = store, code, after_seq
+        self.retry = retry
+        self.outage = False  # the store did not answer the last time the feed asked
         self.kinds = kinds
         self.on_events = on_events
         self.on_gone = on_gone
@@ -158,10 +170,20 @@ class LiveFeed:
                 if self.on_gone is not None:
                     self.on_gone()
                 return
-            except Exception:  # a lost database connection: log, wait, try again
-                log.exception("live feed of %s failed; retrying", self.code)
-                await asyncio.sleep(1.0)
+            except StoreUnavailable as error:  # the database restarts: wait, try again
+                if not self.outage:
+                    log.warning("live feed of %s: the store does not answer (%s); "
+                                "trying again every %g s", self.code, error.detail, self.retry)
+                self.outage = True
+                await asyncio.sleep(self.retry)
                 continue
+            except Exception:  # anything else: log, wait, try again
+                log.exception("live feed of %s failed; retrying", self.code)
+                await asyncio.sleep(self.retry)
+                continue
+            if self.outage:
+                self.outage = False
+                log.warning("live feed of %s: the store answers again", self.code)
             if not events or not self.running:
                 continue
             self.seq = events[-1].seq
