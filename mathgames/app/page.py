@@ -22,9 +22,9 @@ from dataclasses import dataclass
 import ipywidgets as w
 
 from mathgames.core.i18n import LANGUAGES, get_language, set_language, translator
-from mathgames.site.links import joinable, static_site, static_site_block
 from mathgames.core.svg import esc
 from mathgames.core.ui_widget import PageHelper
+from mathgames.site.links import joinable, static_site, static_site_block
 
 __all__ = ["PAGES", "Page", "header", "header_html", "landing", "landing_html", "link", "page_path",
            "page_title"]

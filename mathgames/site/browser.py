@@ -108,12 +108,12 @@ class Runtime:
                    "buffers": [memoryview(bytes(b)) for b in buffers], "metadata": {}}
         try:
             target.handle_msg(message)
-        except Exception:  # noqa: BLE001 - shown on the page's console; the page goes on
+        except Exception:
             traceback.print_exc()
 
     def stop(self) -> None:
         """Give the comms and the shell back (for tests that start a runtime in CPython)."""
-        global _send  # noqa: PLW0603
+        global _send
         _send = None
         comm.create_comm = _kept_create_comm
         InteractiveShell.clear_instance()
@@ -121,7 +121,7 @@ class Runtime:
 
 def start(send: Send) -> Runtime:
     """Route every widget's comm and every display to ``send``; return the page's runtime."""
-    global _send  # noqa: PLW0603 - one page, one runtime
+    global _send
     _send = send
     comm.create_comm = BrowserComm
     return Runtime()
