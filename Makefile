@@ -18,7 +18,7 @@ PYTEST_ARGS ?=
 # pytest workers (pytest-xdist; each test file stays on one worker): 0 runs in one process
 TEST_JOBS ?= 2
 
-.PHONY: app lab test chromium postgresql lint catalogs bench clean
+.PHONY: app lab test chromium postgresql lint catalogs bench clean site
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -57,6 +57,12 @@ lint: $(VENV)/.installed-test
 test: chromium postgresql lint
 	$(BIN)/python -m pytest --nbval -n $(TEST_JOBS) --dist loadfile $(PYTEST_ARGS)
 
+# The static site (site/): the games in the browser with Pyodide, from PyPI and npm alone;
+# rebuilt only when something it holds changed. SERVER=URL names a class server to join.
+SERVER ?=
+site: $(VENV)/.installed-app
+	$(BIN)/python site-src/build.py $(if $(SERVER),--server "$(SERVER)")
+
 catalogs: $(VENV)/.installed-app
 	$(BIN)/python -m mathgames.core.i18n
 
@@ -70,4 +76,4 @@ bench: chromium postgresql $(VENV)/.installed-bench
 	for script in bench/*.py; do $(BIN)/python $$script || exit 1; done
 
 clean:
-	rm -rf $(VENV) .pytest_cache .hypothesis
+	rm -rf $(VENV) .pytest_cache .hypothesis site .site-cache

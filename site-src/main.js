@@ -91,8 +91,11 @@ async function show(manager, output, message) {
 async function main() {
   const config = JSON.parse(document.getElementById("mg-config").textContent);
   const started = performance.now();
+  const lang = new URLSearchParams(location.search).get("lang") || "en";
+  say(config.loading[lang] || config.loading.en);
+  document.title = config.titles[lang] || config.titles.en;
+  document.documentElement.lang = config.titles[lang] ? lang : "en";
   const pyodide = await globalThis.loadPyodide({ indexURL: new URL("pyodide/", document.baseURI).href });
-  say(config.loadingWheels);
   // every wheel at once: each is a file of this site, unpacked into site-packages
   const wheels = await Promise.all(config.wheels.map(async (name) => {
     const response = await fetch(new URL(`wheels/${name}`, document.baseURI));
@@ -114,6 +117,7 @@ async function main() {
   for (const cell of config.cells) {
     if (!runtime.run(cell)) break;
   }
+  globalThis.mgPython = pyodide;  // for the bench (bench/static_site.py) and the curious
   document.body.dataset.mgReady = String(Math.round(performance.now() - started));
 }
 
