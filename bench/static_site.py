@@ -6,7 +6,7 @@ Python's file server sends no gzip; a host that compresses sends less), the time
 page's first panel is drawn and until the board is drawn (after "Start" on the games with a
 set-up panel), on a cold cache (a new browser profile) and a warm one (the same page again,
 the files revalidated). Then a Halma bot's move time in Pyodide against this CPython (the same
-pure-Python search, depth 2, 10 moves from the start).
+pure-Python search, depth 4, 10 moves from the start).
 
     .venv/bin/python bench/static_site.py [--repeat 2]
 
@@ -39,7 +39,7 @@ BOT_MOVES = """
 import time
 from mathgames.halma import Game
 from mathgames.halma.bots import make_bot
-game, bot, spent = Game("halma", 2), make_bot("search", seed=1, time_budget=600, max_depth=2), []
+game, bot, spent = Game("halma", 2), make_bot("search", seed=1, time_budget=600, max_depth=4), []
 for _ in range(10):
     started = time.perf_counter()
     move = bot.choose(game)
@@ -112,15 +112,17 @@ def main() -> None:
         page = context.new_page()
         page.goto(f"{base}/halma.html?lang=en")
         page.wait_for_function("() => !!globalThis.mgPython", timeout=180_000)
+        steps = page.evaluate("() => globalThis.mgTimes")
         pyodide_ms = page.evaluate("code => globalThis.mgPython.runPython(code)", BOT_MOVES)
         browser.close()
     namespace: dict[str, Any] = {}
     lines = BOT_MOVES.strip().splitlines()
     exec("\n".join(lines[:-1]), namespace)
     cpython_ms = eval(lines[-1], namespace)
-    print(f"Halma bot (search, depth 2), median of 10 moves: Pyodide {pyodide_ms:.0f} ms,"
+    print(f"Halma bot (search, depth 4), median of 10 moves: Pyodide {pyodide_ms:.0f} ms,"
           f" CPython {sys.version.split()[0]} {cpython_ms:.0f} ms"
           f" ({pyodide_ms / cpython_ms:.1f} x)")
+    print("Halma's page, cold, ms from the script's start to the end of each step:", steps)
     server.shutdown()
 
 

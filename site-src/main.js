@@ -95,14 +95,19 @@ async function main() {
   say(config.loading[lang] || config.loading.en);
   document.title = config.titles[lang] || config.titles.en;
   document.documentElement.lang = config.titles[lang] ? lang : "en";
-  const pyodide = await globalThis.loadPyodide({ indexURL: new URL("pyodide/", document.baseURI).href });
-  // every wheel at once: each is a file of this site, unpacked into site-packages
-  const wheels = await Promise.all(config.wheels.map(async (name) => {
+  const times = globalThis.mgTimes = {};  // milliseconds since the script started, by step
+  const mark = (step) => { times[step] = Math.round(performance.now() - started); };
+  // the wheels download while Pyodide starts: each is a file of this site
+  const downloads = Promise.all(config.wheels.map(async (name) => {
     const response = await fetch(new URL(`wheels/${name}`, document.baseURI));
     if (!response.ok) throw new Error(`wheels/${name}: ${response.status}`);
     return new Uint8Array(await response.arrayBuffer());
   }));
+  const pyodide = await globalThis.loadPyodide({ indexURL: new URL("pyodide/", document.baseURI).href });
+  mark("python");
+  const wheels = await downloads;
   for (const wheel of wheels) pyodide.unpackArchive(wheel, "wheel");
+  mark("wheels");
   // the kernel's environment in Voila: the page's query string (its language)
   pyodide.runPython(`import os; os.environ["QUERY_STRING"] = ${JSON.stringify(location.search.slice(1))}`);
   for (const [key, value] of Object.entries(config.environment)) {
@@ -113,10 +118,12 @@ async function main() {
   let runtime = null;
   const send = (kind, payload, buffers) => fromPython(manager, runtime, output, kind, payload, buffers);
   runtime = pyodide.pyimport("mathgames.site.browser").start(send);
-  say("");
+  mark("shell");
   for (const cell of config.cells) {
     if (!runtime.run(cell)) break;
   }
+  say("");
+  mark("cells");
   globalThis.mgPython = pyodide;  // for the bench (bench/static_site.py) and the curious
   document.body.dataset.mgReady = String(Math.round(performance.now() - started));
 }
