@@ -133,7 +133,7 @@ def game_page(notebook: str, wheel_names: list[str], server: str) -> str:
 <title>{html.escape(page_title(notebook))}</title>
 <link rel="stylesheet" href="app.css">
 <style>body{{margin:0 auto;max-width:1100px;padding:8px;font-family:sans-serif}}
-#mg-status{{font-size:18px;padding:24px 8px}}.mg-error{{white-space:pre-wrap;color:#a00}}</style>
+#mg-status{{font-size:18px;padding:24px 8px}}#mg-status:empty{{display:none}}.mg-error{{white-space:pre-wrap;color:#a00}}</style>
 <script src="pyodide/pyodide.js"></script>
 <script type="application/json" id="mg-config">{script}</script>
 <script type="module" src="app.js"></script>
