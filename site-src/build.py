@@ -1,7 +1,8 @@
 """Build the static site (``make site``): the games' pages running in the browser with Pyodide.
 
 Everything comes from the package registries and this checkout: Pyodide's core, the ipywidgets
-page manager, anywidget's front end and esbuild from npm (``package.json``), the wheels the
+page manager, anywidget's front end and esbuild from npm (``package.json``, pinned by
+``package-lock.json``), the wheels the
 pages load from PyPI (``wheels.txt``), and mathgames' own wheel built from the checkout. The
 downloads are kept in ``.site-cache/`` and fetched again only when their list changes; the
 site is built again only when something it holds changed (its fingerprint, ``site/.inputs``).
@@ -56,16 +57,19 @@ def fingerprint(server: str) -> str:
 
 
 def npm_packages(cache: Path) -> Path:
-    """``node_modules`` for package.json, installed again only when package.json changed."""
+    """``node_modules`` as package-lock.json pins it, installed again only when it changed."""
     if shutil.which("npm") is None:
         sys.exit("make site needs Node.js and npm (Debian: apt-get install nodejs npm).")
     folder = cache / "npm"
     folder.mkdir(parents=True, exist_ok=True)
-    wanted = (SOURCE / "package.json").read_text()
+    files = ("package.json", "package-lock.json")
+    wanted = "".join((SOURCE / name).read_text() for name in files)
     stamp = folder / ".installed"
     if not (stamp.exists() and stamp.read_text() == wanted):
-        (folder / "package.json").write_text(wanted)
-        run(["npm", "install", "--no-audit", "--no-fund", "--ignore-scripts"], cwd=folder)
+        for name in files:
+            shutil.copy2(SOURCE / name, folder / name)
+        # exactly the versions of package-lock.json; no package's install script runs
+        run(["npm", "ci", "--no-audit", "--no-fund", "--ignore-scripts"], cwd=folder)
         stamp.write_text(wanted)
     return folder / "node_modules"
 
