@@ -100,6 +100,17 @@ def test_halma_move_bot_answer_and_resume(page: Any, site_url: str, name: str) -
     reload_and_resume(page)
     page.wait_for_function(
         "text => document.querySelector('.mg-move-list')?.textContent === text", arg=moves)
+    # undo takes moves back; "How to play" opens with the game's pictures
+    page.locator(".mg-undo").click()
+    page.wait_for_function(
+        "text => document.querySelector('.mg-move-list')?.textContent !== text", arg=moves)
+    page.locator(".mg-controls .mg-howto-button").click()
+    page.wait_for_selector(".mg-howto .mg-howto-part")
+    assert page.locator(".mg-howto svg").count() >= 1
+    # no numpy, no charts, no Babel on a game's page (none of them is even in the site)
+    loaded = page.evaluate("() => globalThis.mgPython.runPython("
+                           "'import sys; \" \".join(sorted(sys.modules))')").split()
+    assert not {"numpy", "bqplot", "babel", "numba"} & {name.split(".")[0] for name in loaded}
     only_loopback(asked, site_url)
     assert page.mg_errors == []
 
@@ -138,6 +149,8 @@ def test_matematiko_places_numbers_and_resumes(page: Any, site_url: str) -> None
         page.wait_for_selector(f'.mathgames-board .mg-number[data-for="{name}"]')
     numbers = [page.locator(f'.mathgames-board .mg-number[data-for="{name}"]').text_content()
                for name in ("a1", "b2")]
+    page.locator(".mg-hint").click()  # the hint marks a cell for the next number
+    page.wait_for_selector(".mg-hint.mod-active")
     reload_and_resume(page)
     page.wait_for_selector('.mathgames-board .mg-number[data-for="b2"]')
     assert [page.locator(f'.mathgames-board .mg-number[data-for="{name}"]').text_content()
