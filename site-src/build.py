@@ -32,6 +32,10 @@ GAMES = ("triomino.ipynb", "mosaic.ipynb", "matematiko.ipynb", "halma.ipynb",
          "chinese_checkers.ipynb")
 PYODIDE_FILES = ("pyodide.js", "pyodide.asm.js", "pyodide.asm.wasm", "python_stdlib.zip",
                  "pyodide-lock.json")
+#: The lesson that runs in the browser, and the wheels only it loads (Babel writes its
+#: numbers in each language; a game's page does without its 11 MB).
+LESSON = "explore/mosaics.ipynb"
+LESSON_ONLY = ("babel-",)
 #: What the site is made of: a change to any of these builds it again.
 INPUTS = ("mathgames", "notebooks", "site-src", "pyproject.toml", ".gitignore")
 
@@ -99,10 +103,14 @@ def own_wheel(into: Path) -> Path:
         return Path(shutil.copy2(built, into / built.name))
 
 
-def code_cells(notebook: str) -> list[str]:
-    """A page's code cells, as Voila runs them."""
+def page_cells(notebook: str) -> list[dict[str, str]]:
+    """A page's cells as Voila shows them: code to run, and text (Markdown, as HTML)."""
+    import mistune
+
     cells = json.loads((ROOT / "notebooks" / notebook).read_text())["cells"]
-    return ["".join(c["source"]) for c in cells if c["cell_type"] == "code"]
+    return [{"code": "".join(c["source"])} if c["cell_type"] == "code" else
+            {"html": str(mistune.html("".join(c["source"])))}
+            for c in cells if c["cell_type"] in ("code", "markdown")]
 
 
 def in_languages(make: object) -> dict[str, object]:
@@ -116,15 +124,16 @@ def in_languages(make: object) -> dict[str, object]:
         set_language(kept)
 
 
-def game_page(notebook: str, wheel_names: list[str], server: str) -> str:
-    """A game's page: the page's cells, the wheels to load, the words shown while loading."""
-    from mathgames.app.page import page_title
-    from mathgames.core.i18n import translator
+def python_page(notebook: str, wheel_names: list[str], server: str) -> str:
+    """A page that runs Python: its cells (a lesson's in each language), the wheels to load,
+    the words shown while loading."""
+    from mathgames.app.page import page_path, page_title
+    from mathgames.core.i18n import LANGUAGES, translator
 
     _ = translator("app")
     environment = {"MATHGAMES_STATIC_SITE": "1", "MATHGAMES_SERVER_URL": server}
     config = {
-        "cells": code_cells(notebook),
+        "cells": {code: page_cells(page_path(notebook, code)) for code in LANGUAGES},
         "wheels": wheel_names,
         "environment": environment,
         "titles": in_languages(lambda: page_title(notebook)),
@@ -137,7 +146,9 @@ def game_page(notebook: str, wheel_names: list[str], server: str) -> str:
 <title>{html.escape(page_title(notebook))}</title>
 <link rel="stylesheet" href="app.css">
 <style>body{{margin:0 auto;max-width:1100px;padding:8px;font-family:sans-serif}}
-#mg-status{{font-size:18px;padding:24px 8px}}#mg-status:empty{{display:none}}.mg-error{{white-space:pre-wrap;color:#a00}}</style>
+.mg-stream{{font-size:14px;margin:4px 0}}#mg-status{{font-size:18px;padding:24px 8px}}
+#mg-status:empty{{display:none}}
+.mg-error{{white-space:pre-wrap;color:#a00}}</style>
 <script src="pyodide/pyodide.js"></script>
 <script type="application/json" id="mg-config">{script}</script>
 <script type="module" src="app.js"></script>
@@ -150,6 +161,7 @@ def landing_page(server: str) -> str:
     from mathgames.app.page import PAGES, header_html, link
     from mathgames.core.i18n import LANGUAGES, translator
     from mathgames.core.svg import esc
+    from mathgames.site.links import SITE_PAGES
 
     _ = translator("app")
 
@@ -159,12 +171,12 @@ def landing_page(server: str) -> str:
                               ("lesson", _("Lessons"))):
             if kind == "class" and not server:
                 continue  # the live classroom needs a class server
-            note = ("" if kind == "game" else
-                    f'<p class="mg-needs-server">{esc(_("needs the app server or Binder"))}</p>')
+            away = f'<p class="mg-needs-server">{esc(_("needs the app server or Binder"))}</p>'
             row = "".join(
                 f'<a class="mg-card" data-kind="{kind}" href="{esc(link(page.notebook))}">'
                 f'<svg viewBox="0 0 100 70" role="img" aria-hidden="true">{page.icon}</svg>'
-                f"<h3>{esc(page.title)}</h3><p>{esc(page.description)}</p>{note}</a>"
+                f"<h3>{esc(page.title)}</h3><p>{esc(page.description)}</p>"
+                f"{'' if page.notebook in SITE_PAGES else away}</a>"
                 for page in PAGES if page.kind == kind)
             cards.append(f'<h2 class="mg-section">{esc(heading)}</h2>'
                          f'<div class="mg-cards">{row}</div>')
@@ -215,9 +227,12 @@ def build(out: Path, cache: Path, server: str) -> None:
          "--format=esm", "--minify", "--log-level=warning", f"--outfile={scratch / 'app.js'}",
          *(f"--loader:.{ext}=file" for ext in ("woff", "woff2", "ttf", "eot", "svg"))],
         env={**os.environ, "NODE_PATH": str(modules)}, cwd=modules.parent)
+    from mathgames.site.links import SITE_PAGES
+
+    games = [name for name in names if not name.startswith(LESSON_ONLY)]
     for notebook in GAMES:
-        page = game_page(notebook, names, server)
-        (scratch / notebook.replace(".ipynb", ".html")).write_text(page)
+        (scratch / SITE_PAGES[notebook]).write_text(python_page(notebook, games, server))
+    (scratch / SITE_PAGES[LESSON]).write_text(python_page(LESSON, names, server))
     (scratch / "index.html").write_text(landing_page(server))
     shutil.rmtree(out, ignore_errors=True)
     scratch.rename(out)

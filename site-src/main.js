@@ -80,6 +80,14 @@ async function show(manager, output, message) {
   if (view) {
     const model = await manager.get_model(view.model_id);
     await manager.display_view(manager.create_view(model), box);
+  } else if (message.metadata.stream) {
+    // printed text: one block for a run of prints, as in a notebook
+    box.remove();
+    const last = output.lastElementChild;
+    const block = last?.classList.contains("mg-stream") ? last : document.createElement("pre");
+    block.className = "mg-output mg-stream";
+    block.textContent += data["text/plain"];
+    output.appendChild(block);
   } else if (data["text/html"]) {
     box.innerHTML = data["text/html"];
   } else if (message.metadata.error) {
@@ -119,8 +127,15 @@ async function main() {
   const send = (kind, payload, buffers) => fromPython(manager, runtime, output, kind, payload, buffers);
   runtime = pyodide.pyimport("mathgames.site.browser").start(send);
   mark("shell");
-  for (const cell of config.cells) {
-    if (!runtime.run(cell)) break;
+  // a lesson has one copy per language; a game's page has one for all
+  const cells = config.cells[lang] || config.cells.en;
+  for (const cell of cells) {
+    if (cell.html !== undefined) {
+      const text = document.createElement("div");
+      text.className = "mg-output mg-markdown";
+      text.innerHTML = cell.html;  // the notebook's own text, rendered by the build
+      output.appendChild(text);
+    } else if (!runtime.run(cell.code)) break;
   }
   say("");
   mark("cells");

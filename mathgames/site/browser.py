@@ -17,11 +17,17 @@ Nothing here needs Pyodide: ``send`` is any function, so the same code runs in C
 >>> runtime.receive(box.model_id, json.dumps({"method": "update", "state": {"value": 7}}), [])
 >>> box.value
 7
+>>> runtime.run("print('n =', 4)")
+True
+>>> "".join(m["data"]["text/plain"] for kind, m in sent if m["metadata"].get("stream"))
+'n = 4\\n'
 >>> runtime.stop()
 """
 
 from __future__ import annotations
 
+import contextlib
+import io
 import json
 import traceback
 from collections.abc import Callable, Sequence
@@ -83,6 +89,21 @@ class _PageDisplayHook(DisplayHook):
         _post("display", {"data": format_dict, "metadata": md_dict or {}})
 
 
+class _PageStream(io.TextIOBase):
+    """``print`` in a cell: the text goes to the page, as a notebook's output shows it."""
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+
+    def writable(self) -> bool:
+        return True
+
+    def write(self, text: str) -> int:
+        if text:
+            _post("display", {"data": {"text/plain": text}, "metadata": {"stream": self.name}})
+        return len(text)
+
+
 class Runtime:
     """Runs a page's cells and hands the page's widget messages to the widgets."""
 
@@ -92,7 +113,8 @@ class Runtime:
 
     def run(self, code: str) -> bool:
         """Run one cell; ``False`` (with the traceback shown on the page) when it failed."""
-        result = self.shell.run_cell(code, store_history=False)
+        with contextlib.redirect_stdout(_PageStream("stdout")):
+            result = self.shell.run_cell(code, store_history=False)
         error = result.error_before_exec or result.error_in_exec
         if error is not None:
             text = "".join(traceback.format_exception(error))

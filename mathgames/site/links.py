@@ -9,6 +9,8 @@ site (``MATHGAMES_SITE_URL``) offers it on its landing page.
 >>> site = StaticSite(server="https://class.example.org/")
 >>> site.link("halma.ipynb", "pl")
 'halma.html?lang=pl'
+>>> site.link("explore/mosaics.ipynb", "ru")
+'lesson-mosaics.html?lang=ru'
 >>> site.link("explore/board_geometry.ipynb", "cs")
 'https://class.example.org/voila/render/explore/cs/board_geometry.ipynb?lang=cs'
 >>> StaticSite(server="").link("join.ipynb", "en").startswith(BINDER_URL)
@@ -32,9 +34,13 @@ _ = translator("app")
 #: The app on Binder (the README's badge): every page, in a container of its own.
 BINDER_URL = "https://mybinder.org/v2/gh/mathgames/mathgames/main"
 
-#: The pages of the static site: the landing page and the games (pure Python, no numpy).
-SITE_PAGES = ("index.ipynb", "triomino.ipynb", "mosaic.ipynb", "matematiko.ipynb",
-              "halma.ipynb", "chinese_checkers.ipynb")
+#: The pages of the static site and their files: the landing page, the games, and the one
+#: lesson whose libraries all exist for Pyodide (the others chart with bqplot, which needs
+#: numpy: PyPI has no Pyodide build of numpy).
+SITE_PAGES = {"index.ipynb": "index.html", "triomino.ipynb": "triomino.html",
+              "mosaic.ipynb": "mosaic.html", "matematiko.ipynb": "matematiko.html",
+              "halma.ipynb": "halma.html", "chinese_checkers.ipynb": "chinese_checkers.html",
+              "explore/mosaics.ipynb": "lesson-mosaics.html"}
 
 
 @dataclass(frozen=True)
@@ -45,8 +51,8 @@ class StaticSite:
 
     def link(self, notebook: str, language: str, here: str = "") -> str:
         """A page's address from a page of the static site (all of them side by side)."""
-        if notebook in SITE_PAGES:
-            return f"{notebook.removesuffix('.ipynb')}.html?lang={language}"
+        if notebook in SITE_PAGES:  # one file for every language: the page picks its copy
+            return f"{SITE_PAGES[notebook]}?lang={language}"
         return server_link(notebook, language, self.server)
 
 

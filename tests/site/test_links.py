@@ -20,8 +20,9 @@ def test_site_links_stay_on_the_site_for_games_and_go_to_binder_for_the_rest(
         static: pytest.MonkeyPatch) -> None:
     assert link("chinese_checkers.ipynb", "ru") == "chinese_checkers.html?lang=ru"
     assert link("index.ipynb", "en", here="halma.ipynb") == "index.html?lang=en"
-    lesson = link("explore/mosaics.ipynb", "pl")
-    assert lesson.startswith(BINDER_URL + "?urlpath=voila/render/notebooks/explore/pl/mosaics")
+    assert link("explore/mosaics.ipynb", "pl") == "lesson-mosaics.html?lang=pl"
+    lesson = link("explore/board_geometry.ipynb", "pl")
+    assert lesson.startswith(BINDER_URL + "?urlpath=voila/render/notebooks/explore/pl/board_geo")
     assert 'class="mg-join-link"' not in header_html("halma.ipynb")
 
 
