@@ -34,7 +34,8 @@ from tests.conftest import CHROMIUM_FLAGS, chromium_path  # noqa: E402
 #: page, what shows that Python has drawn the page, what to click for the board (or None)
 PAGES = (("halma", ".mg-start", ".mg-start"), ("chinese_checkers", ".mg-start", ".mg-start"),
          ("triomino", ".mg-start", ".mg-start"), ("matematiko", ".mg-start", ".mg-start"),
-         ("mosaic", ".mg-mosaic-board .mathgames-board", None))
+         ("mosaic", ".mg-mosaic-board .mathgames-board", None),
+         ("lesson-mosaics", ".mg-mosaic-board .mathgames-board", None))
 BOT_MOVES = """
 import time
 from mathgames.halma import Game

@@ -180,9 +180,9 @@ def landing_page(server: str) -> str:
                 for page in PAGES if page.kind == kind)
             cards.append(f'<h2 class="mg-section">{esc(heading)}</h2>'
                          f'<div class="mg-cards">{row}</div>')
-        intro = _("The games run in your browser: nothing to install, and they keep working "
-                  "offline once loaded. The lessons and the live classroom need the app "
-                  "server or Binder.")
+        intro = _("The games and the mosaics lesson run in your browser: nothing to install, "
+                  "and they keep working offline once loaded. The other lessons and the live "
+                  "classroom need the app server or Binder.")
         return (header_html("index.ipynb", "") +
                 f'<div class="mg-page"><p style="font-size:17px">{esc(intro)}</p>'
                 + "".join(cards) + "</div>")
