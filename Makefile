@@ -5,6 +5,7 @@
 # Both create .venv when it is missing and reinstall only when pyproject.toml changed.
 # For a class:  make app CLASSROOM=1 [PASSWORD=secret] [MAX_KERNELS=40]
 # Developers:   make lab   JupyterLab on http://127.0.0.1:8888 with a token
+# Static site:  make site  the games in the browser (Pyodide) in site/, for any web host
 
 PYTHON ?= python3
 VENV ?= .venv
