@@ -6,6 +6,7 @@
 # Both create .venv when it is missing and reinstall only when pyproject.toml changed.
 # For a class:  make app CLASSROOM=1 [PASSWORD=secret] [MAX_KERNELS=40]
 # Developers:   make lab   JupyterLab on http://127.0.0.1:8888 with a token
+# Static site:  make site  the games in the browser (Pyodide) in site/, for any web host
 
 PYTHON ?= python3
 VENV ?= .venv
@@ -19,7 +20,7 @@ PYTEST_ARGS ?=
 # pytest workers (pytest-xdist; each test file stays on one worker): 0 runs in one process
 TEST_JOBS ?= 2
 
-.PHONY: app lab test chromium postgresql haproxy lint catalogs bench clean
+.PHONY: app lab test chromium postgresql haproxy lint catalogs bench clean site
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -62,6 +63,12 @@ lint: $(VENV)/.installed-test
 test: chromium postgresql haproxy lint
 	$(BIN)/python -m pytest --nbval -n $(TEST_JOBS) --dist loadfile $(PYTEST_ARGS)
 
+# The static site (site/): the games in the browser with Pyodide, from PyPI and npm alone;
+# rebuilt only when something it holds changed. SERVER=URL names a class server to join.
+SERVER ?=
+site: $(VENV)/.installed-app
+	$(BIN)/python site-src/build.py $(if $(SERVER),--server "$(SERVER)")
+
 catalogs: $(VENV)/.installed-app
 	$(BIN)/python -m mathgames.core.i18n
 
@@ -75,4 +82,4 @@ bench: chromium postgresql haproxy $(VENV)/.installed-bench
 	for script in bench/*.py; do $(BIN)/python $$script || exit 1; done
 
 clean:
-	rm -rf $(VENV) .pytest_cache .hypothesis
+	rm -rf $(VENV) .pytest_cache .hypothesis site .site-cache

@@ -36,7 +36,6 @@ from pathlib import Path
 from typing import Any
 
 import ipywidgets as w
-from babel.numbers import format_decimal
 
 from mathgames.core.errors import shorten
 from mathgames.core.i18n import get_language, translator
@@ -75,6 +74,8 @@ def number(value: Real) -> str:
     >>> number(20000)
     '20,000'
     """
+    from babel.numbers import format_decimal  # only the lessons' numbers: not on the game pages
+
     return format_decimal(value, locale=_locale())
 
 
@@ -85,6 +86,8 @@ def decimal(value: Real, digits: int = 4) -> str:
     ('86.89', '0')
     """
     pattern = "#,##0" + ("." + "0" * digits if digits else "")
+    from babel.numbers import format_decimal
+
     return format_decimal(float(value), format=pattern, locale=_locale())
 
 

@@ -24,6 +24,7 @@ import ipywidgets as w
 from mathgames.core.i18n import LANGUAGES, get_language, set_language, translator
 from mathgames.core.svg import esc
 from mathgames.core.ui_widget import PageHelper
+from mathgames.site.links import joinable, static_site, static_site_block
 
 __all__ = ["PAGES", "Page", "header", "header_html", "landing", "landing_html", "link", "page_path",
            "page_title"]
@@ -251,6 +252,8 @@ def link(notebook: str, language: str | None = None, here: str = "") -> str:
     'pl/board_geometry.ipynb?lang=pl'
     """
     language = language or get_language()
+    if site := static_site():
+        return site.link(notebook, language, here)
     target = page_path(notebook, language).split("/")
     base = here.split("/")[:-1]
     common = 0
@@ -309,7 +312,7 @@ def header_html(notebook: str, title: str | None = None) -> str:
         f"{esc(_related_text(other))}</a>"
         for other in RELATED.get(notebook, ()))
     # every page links to the class's door, except the door itself (its title says it)
-    join = ("" if notebook == "join.ipynb" else
+    join = ("" if notebook == "join.ipynb" or not joinable() else
             f'<a class="mg-join-link" href="{esc(link("join.ipynb", here=here))}">'
             f'{esc(_("Join a class"))}</a>')
     return (
@@ -364,5 +367,7 @@ def landing() -> w.VBox:
     cards.add_class("mg-landing")
     parts: list[w.Widget] = [header("index.ipynb", "")]
     if block := class_address_block():
+        parts.append(w.HTML(block))
+    if block := static_site_block():
         parts.append(w.HTML(block))
     return w.VBox([*parts, cards])
