@@ -9,6 +9,7 @@ own local storage, as on the students' own devices.
 from __future__ import annotations
 
 import io
+import json
 import os
 import shutil
 from collections.abc import Iterator
@@ -25,6 +26,7 @@ from mathgames.halma.bots import GreedyBot
 from mathgames.matematiko.match import cell_name
 from tests.conftest import ARTIFACTS, NOTEBOOKS, ROOT, Server, wait_rendered
 from tests.page_checks import (
+    BACK_ROW_PX,
     FIELDS_APART_JS,
     MIN_CELL_PX,
     MIN_TEXT_PX,
@@ -37,6 +39,7 @@ from tests.page_checks import (
     axe_violations,
     check_inside,
     english_left,
+    smallest_text,
     wait_layout,
 )
 
@@ -487,3 +490,72 @@ def test_class_pages_fit_a_projector_and_a_phone_in_every_language(
     assert problems == [], "\n".join(problems)
     for page in (teacher, student, table, watcher):
         assert page.mg_errors == []
+
+
+def teacher_pass(teacher: Any) -> tuple[str, str]:
+    """The class code and the teacher's token, as the teacher's browser keeps them."""
+    kept = json.loads(teacher.evaluate(
+        "() => localStorage.getItem('mathgames:classroom-teacher')"))
+    return kept["code"], kept["token"]
+
+
+@pytest.mark.parametrize("lang", ["en", "pl", "cs", "ru"])
+def test_the_projector_shows_each_stage_of_a_class_to_the_back_row(
+        classroom_server: tuple[str, str], device: Any, lang: str) -> None:
+    """At 1280x720, what the class must read at each stage (joining, calling, results) is on
+    the screen without scrolling, its text at least BACK_ROW_PX; a click does not scroll."""
+    base, store_url = classroom_server
+    teacher = device()
+    teacher.set_viewport_size(PROJECTOR)
+    open_page(teacher, base, "teacher.ipynb", "", ".mg-open-class", lang)
+    teacher.locator(".mg-open-class").click()
+    teacher.wait_for_selector(".mg-class-code", state="visible")
+    code, token = teacher_pass(teacher)
+    store = open_store(store_url)
+    room = Classroom(store)
+    sizes: dict[str, float | None] = {}
+
+    def stage(name: str, readable: list[str], shown: list[str]) -> None:
+        wait_layout(teacher)
+        keep_screenshot(teacher, f"classroom_projector_{name}_{lang}.png")
+        assert teacher.evaluate("() => window.scrollY") == 0, f"{name}: the page scrolled"
+        check_inside(teacher, readable + shown, f"{lang}, {name}")
+        for selector in readable:
+            sizes[f"{name} {selector}"] = size = smallest_text(teacher, selector)
+            assert size is not None and size >= BACK_ROW_PX, f"{lang}, {name}: {selector} {size}"
+
+    try:
+        names = ["Aleksandra", "Benedikt", "Cy", "Dmitrij"]
+        pupils = [room.join_class(code, name) for name in names]
+        teacher.wait_for_function(
+            "() => document.querySelectorAll('.mg-students li').length === 4")
+        stage("joining", [".mg-class-code", ".mg-address", ".mg-students ul"],
+              [".mg-class-top svg.mg-qr", ".mg-call-button"])
+
+        def place(k: int, who: list[tuple[str, str]]) -> None:
+            for i, (pid, secret) in enumerate(who):
+                room.place(code, pid, secret, k, (k * 7 + i) % 25)
+
+        for k in range(3):  # called by the mouse, as a teacher does
+            teacher.locator(".mg-call-button").click()
+            teacher.wait_for_selector(f'.mg-call-progress p[data-called="{k + 1}"]')
+            place(k, pupils[:3] if k == 2 else pupils)
+        teacher.wait_for_selector('.mg-call-progress p[data-called="3"][data-waiting="1"]')
+        stage("calling", [".mg-class-code", ".mg-called-now", ".mg-call-progress p",
+                          ".mg-students ul"], [".mg-class-top svg.mg-qr", ".mg-call-button"])
+        place(2, pupils[3:])
+        for k in range(3, 25):
+            room.call(code, token)
+            place(k, pupils if k < 24 else pupils[:2])
+        # two students still place the last number: no results yet, and the page says so
+        teacher.wait_for_selector('.mg-call-progress p[data-called="25"][data-waiting="2"]')
+        teacher.wait_for_selector(".mg-still-placing", state="visible")
+        assert teacher.locator(".mg-class-results").is_hidden()
+        place(24, pupils[2:])
+        teacher.wait_for_selector(".mg-ranking .mg-rank")
+        stage("results", [".mg-ranking table"], [".mg-again"])
+        assert teacher.locator(".mg-ranking .mg-rank").count() == 4
+    finally:
+        store.close()
+    print(lang, sizes)
+    assert teacher.mg_errors == []
