@@ -15,7 +15,6 @@ import asyncio
 import json
 import os
 import random
-import time
 from collections.abc import Callable
 from typing import Any
 from urllib.parse import quote
@@ -56,7 +55,7 @@ _ = translator("classroom")
 #: Where the teacher's browser keeps the class code and the teacher's token.
 STORAGE_KEY = "classroom-teacher"
 #: Seconds after a call by the button in which another click on it calls nothing.
-DOUBLE_CLICK = 1.5
+DOUBLE_CLICK = 1.0
 #: The projector view: what the back row reads at 28 px or more (8 m from a 2 m wide screen
 #: of 1280x720), and each stage of a class on one screen below the teacher's controls.
 STYLE = """<style>
@@ -65,8 +64,9 @@ STYLE = """<style>
 .mg-totals .widget-html-content { line-height: 1.3;
   white-space: normal; }
 .mg-teacher-controls { flex-wrap: wrap; align-items: center; gap: 0 6px; }
-.mg-stage { align-items: flex-start; gap: 8px 32px; }
-.mg-stage > .mg-call-progress, .mg-stage > .mg-ranking-box { flex: 1 1 auto; min-width: 0; }
+.mg-app .mg-stage { align-items: flex-start; gap: 8px 32px; flex-wrap: nowrap; }
+.mg-stage > .mg-call-progress, .mg-stage > .mg-ranking-box { flex: 1 1 0; min-width: 0; }
+@media (max-width: 700px) { .mg-app .mg-stage { flex-wrap: wrap; } }
 .mg-class-label { font-size: 28px; }
 .mg-class-code { font-size: 104px; line-height: 1.05; font-weight: bold; letter-spacing: 10px;
   font-family: "DejaVu Sans Mono", monospace; margin: 0 0 6px; }
@@ -192,7 +192,7 @@ class TeacherPage(w.VBox):
         # by mistake, and it sends nothing on Enter
         self.typed = w.Text(value="", description=_("Card"), placeholder="1-13",
                             style={"description_width": "initial"},
-                            layout=w.Layout(width="12em"))
+                            layout=w.Layout(width="9em"))
         self.typed.add_class("mg-typed-card")
         self.typed_button = w.Button(description=_("Call this card"),
                                      layout=w.Layout(width="auto"))
@@ -208,7 +208,7 @@ class TeacherPage(w.VBox):
         self.uncall_confirm = Confirm(self._uncall_question, self.uncall,
                                       lambda: (_("Yes, take it back"), _("No")))
         self.uncall_confirm.add_class("mg-uncall-confirm")
-        self._last_button_call = -10.0  # when the button last called (time.monotonic)
+        self._resting = False  # the call button just called: a second click calls nothing
         # the teacher's controls in one row above the projector view: a click there does
         # not move what the class reads
         row = w.HBox([self.call_button, self.auto, self.seconds,
@@ -292,7 +292,12 @@ class TeacherPage(w.VBox):
         self.delete_confirm = Confirm(self._delete_question, self.delete_class,
                                       lambda: (_("Yes, delete it"), _("No")))
         self.delete_confirm.add_class("mg-delete-confirm")
-        self.delete_box = w.VBox([w.HBox([self.open_button, self.delete_button]),
+        # another class, opened from the bottom while one shows (the top keeps to the class)
+        self.open_another = w.Button(description=_("Open a new class"),
+                                     layout=w.Layout(width="auto"))
+        self.open_another.add_class("mg-open-another")
+        self.open_another.on_click(lambda _b: self.open_class())
+        self.delete_box = w.VBox([w.HBox([self.open_another, self.delete_button]),
                                   self.delete_confirm], layout=w.Layout(margin="32px 0 0 0"))
         # the projector view: the number called (or the ranking) beside the class code
         self.stage = w.HBox([self.progress, self.ranking_box, self.top])
@@ -458,14 +463,21 @@ class TeacherPage(w.VBox):
             lambda s: self.room.call(s.code, self.token, card, state=s))
 
     def call_by_button(self) -> None:
-        """What "Call the next number" does: call, unless the button called less than
-        :data:`DOUBLE_CLICK` s ago (a double-click, or a second click on a slow screen, calls
-        one number, not two)."""
-        now = time.monotonic()
-        if now - self._last_button_call < DOUBLE_CLICK:
+        """What "Call the next number" does: call, then rest the button for
+        :data:`DOUBLE_CLICK` s (greyed out in the browser, and a click that comes anyway is
+        ignored): a double-click, or a second click on a slow screen, calls one number."""
+        if self._resting:
             return
-        self._last_button_call = now
-        self.call()
+        self._resting = True
+        self.call_button.disabled = True
+        try:
+            self.call()
+        finally:
+            asyncio.get_event_loop().call_later(DOUBLE_CLICK, self._rested)
+
+    def _rested(self) -> None:
+        self._resting = False
+        self.call_button.disabled = self.state is not None and self.state.is_over
 
     def call_typed(self) -> None:
         """Call the card typed in the "Card" box (what "Call this card" and Enter in the box
@@ -628,7 +640,7 @@ class TeacherPage(w.VBox):
         options = [(student.name, student.pid) for student in state.students.values()]
         refill(self.remove_pick, options, self.remove_pick.value)
         self.remove_box.layout.display = None if options else "none"
-        self.call_button.disabled = state.is_over
+        self.call_button.disabled = state.is_over or self._resting
         self.typed_button.disabled = state.is_over
         self.uncall_button.disabled = not state.calls
         if self._uncall_asked is not None and (

@@ -154,6 +154,18 @@ def wait_status(page: Any, placed: int, called: int) -> None:
     page.wait_for_selector(f'.mg-join-line[data-placed="{placed}"][data-called="{called}"]')
 
 
+def check_places(teacher: Any, students: list[Any], names: list[str]) -> None:
+    """Once the teacher's ranking shows, every student's page says the same place."""
+    teacher.wait_for_selector(".mg-ranking .mg-rank")
+    rows = teacher.locator(".mg-ranking tr:has(td)")
+    ranking = {rows.nth(i).locator("td").nth(1).text_content():
+               rows.nth(i).locator("td").nth(0).text_content() for i in range(rows.count())}
+    assert sorted(ranking) == sorted(names)
+    for page, name in zip(students, names, strict=True):
+        page.wait_for_selector(f'.mg-join-line[data-rank="{ranking[name]}"]')
+        assert "Game over" in page.locator(".mg-join-line").text_content()
+
+
 def test_a_whole_class_game_with_a_reload(classroom_server: tuple[str, str], device: Any) -> None:
     base, store_url = classroom_server
     teacher = open_page(device(), base, "teacher.ipynb", "", ".mg-open-class")
@@ -164,12 +176,12 @@ def test_a_whole_class_game_with_a_reload(classroom_server: tuple[str, str], dev
     assert f"code={code}" in href
     # the QR code as the page draws it (240 px) reads as the whole address
     assert read_qr(teacher.locator(".mg-class-top svg.mg-qr")) == [href]
-    names = ["Ann", "Benedikt", "Cy"]
+    names = ["Ann", "Benedikt", "Cy", "Dora"]
     students = [device(phone=name == "Cy") for name in names]  # Cy taps on a phone
     for page, name in zip(students, names, strict=True):  # Benedikt types, and Enter
         join_class(page, base, code, name, by_enter=name == "Benedikt")
-    teacher.wait_for_function("() => document.querySelectorAll('.mg-students li').length === 3")
-    # three names, three columns: each name at the same height as the others
+    teacher.wait_for_function("() => document.querySelectorAll('.mg-students li').length === 4")
+    # four names, four columns: each name at the same height as the others
     tops = teacher.eval_on_selector_all(
         ".mg-students li", "items => items.map(li => li.getBoundingClientRect().top)")
     assert max(tops) - min(tops) < 1, tops
@@ -215,8 +227,8 @@ def test_a_whole_class_game_with_a_reload(classroom_server: tuple[str, str], dev
             wait_rendered(students[1], ".mg-join-line")
             wait_status(students[1], 12, 12)
             assert students[1].locator(".mathgames-board .mg-number").count() == 12
-    teacher.wait_for_selector(".mg-ranking .mg-rank")
-    assert teacher.locator(".mg-ranking .mg-rank").count() == 3
+    check_places(teacher, students, names)
+    assert teacher.locator(".mg-ranking .mg-rank").count() == 4
     teacher.wait_for_selector(".mg-class-chart", state="visible")
     assert teacher.locator(".mg-csv-link").get_attribute("href").startswith("data:text/csv")
     for page in students:
@@ -242,7 +254,7 @@ def test_a_whole_class_game_with_a_reload(classroom_server: tuple[str, str], dev
         store.close()
     assert state.is_over and sorted(s.name for s in state.students.values()) == names
     ranks = [int(teacher.locator(".mg-ranking .mg-points").nth(i).text_content())
-             for i in range(3)]
+             for i in range(4)]
     assert ranks == [s.points for s in state.standings()]
     # the next game for the same class: every student's grid empties, nobody rejoins
     teacher.locator(".mg-again").click()
@@ -253,6 +265,26 @@ def test_a_whole_class_game_with_a_reload(classroom_server: tuple[str, str], dev
         wait_status(page, 0, 0)
         page.wait_for_selector(".mg-join-message [role=status]")
         assert page.locator(".mathgames-board .mg-number").count() == 0
+    # the second game: its first number by a double-click, which calls one number; then
+    # a card typed from a real deck comes second
+    teacher.locator(".mg-call-button").dblclick()
+    teacher.wait_for_selector('.mg-call-progress p[data-called="1"]')
+    card = teacher.locator(".mg-typed-card input")
+    card.fill("5")
+    card.press("Enter")
+    teacher.wait_for_selector('.mg-call-progress p[data-called="2"]')
+    assert teacher.locator(".mg-called-now").inner_text() == "5"
+    for k in range(25):  # each number placed by the students in turn, the last in reverse
+        if k >= 2:
+            teacher.locator(".mg-call-button").click()
+        called = max(k + 1, 2)
+        for i, page in enumerate(students if k < 24 else students[::-1]):
+            wait_status(page, k, called)
+            press(page, page.locator(
+                f'.mathgames-board [data-cell="{cell_name((k * 11 + i * 2) % 25)}"]'))
+            wait_status(page, k + 1, called)
+    check_places(teacher, students, names)
+    assert "Total of 2 games" in teacher.locator(".mg-ranking-box").text_content()
     # the lesson is over, the results downloaded: the teacher deletes the class (asked first)
     teacher.locator(".mg-delete-class").click()
     teacher.locator(".mg-delete-confirm .mg-confirm-yes").click()
@@ -533,8 +565,8 @@ def test_the_projector_shows_each_stage_of_a_class_to_the_back_row(
               [".mg-class-top svg.mg-qr", ".mg-call-button"])
 
         def place(k: int, who: list[tuple[str, str]]) -> None:
-            for i, (pid, secret) in enumerate(who):
-                room.place(code, pid, secret, k, (k * 7 + i) % 25)
+            for pid, secret in who:
+                room.place(code, pid, secret, k, (k * 7 + pupils.index((pid, secret))) % 25)
 
         for k in range(3):  # called by the mouse, as a teacher does
             teacher.locator(".mg-call-button").click()
