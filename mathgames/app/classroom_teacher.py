@@ -489,7 +489,8 @@ class TeacherPage(w.VBox):
         # The class itself checks 1 to 13; a number of more than 3 digits (pasted by
         # mistake, or forged) is refused here, quoted short, before int() reads it.
         if not (text.isascii() and text.isdigit() and len(text) <= 3):
-            refusal = (_("Cards are numbers from 1 to 13: {card} is not one").format(card=shorten(text)) if text
+            refusal = (_("Cards are numbers from 1 to 13: "
+                          "{card} is not one").format(card=shorten(text)) if text
                        else _("Type the number of the card first: 1 to 13"))
             self.message.value = message_html(refusal)
         elif self.call(int(text)):

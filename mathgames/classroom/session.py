@@ -343,7 +343,8 @@ class ClassState:
                     _("{name} is in this class already: choose another name").format(name=name))
             if len(self.students) >= MAX_STUDENTS:
                 raise IllegalMoveError(
-                    _("this class is full ({n} students): ask the teacher to open another").format(n=MAX_STUDENTS))
+                    _("this class is full ({n} students): ask the "
+                       "teacher to open another").format(n=MAX_STUDENTS))
             # after the last number a newcomer waits for the next game (no 0 in this one's)
             self.students[pid] = Student(pid, name, token_hash, next_game=self.is_over)
         elif kind == "call":
@@ -351,10 +352,12 @@ class ClassState:
             if self.is_over:
                 raise IllegalMoveError(_("all 25 numbers are called"))
             if card not in CARD_VALUES:
-                raise InvalidMoveError(_("Cards are numbers from 1 to 13: {card} is not one").format(card=card))
+                raise InvalidMoveError(_("Cards are numbers from 1 to 13: "
+                                          "{card} is not one").format(card=card))
             if self.calls.count(card) >= COPIES:
                 raise IllegalMoveError(
-                    _("the {card} was called four times already: a deck has four of each card").format(card=card))
+                    _("the {card} was called four times already: a "
+                       "deck has four of each card").format(card=card))
             self.calls.append(card)
         elif kind == "uncall":
             index = _field(event, "index", int)
@@ -381,7 +384,8 @@ class ClassState:
             student = self.students.get(_field(event, "pid", str))
             index, cell = _field(event, "index", int), _field(event, "cell", int)
             if student is None:
-                raise IllegalMoveError(_("no such student: the teacher may have removed you; join again"))
+                raise IllegalMoveError(_("no such student: the teacher may have "
+                                          "removed you; join again"))
             if student.next_game:
                 raise IllegalMoveError(
                     _("This game is over: wait for the teacher to start the next one"))
@@ -399,7 +403,8 @@ class ClassState:
             student = self.students.get(_field(event, "pid", str))
             index = _field(event, "index", int)
             if student is None:
-                raise IllegalMoveError(_("no such student: the teacher may have removed you; join again"))
+                raise IllegalMoveError(_("no such student: the teacher may have "
+                                          "removed you; join again"))
             if not self.can_unplace(student.pid) or index != len(student.cells) - 1:
                 raise IllegalMoveError(
                     _("only your placement of the last number called can be taken back, "
