@@ -219,7 +219,8 @@ def test_a_whole_class_game_with_a_reload(classroom_server: tuple[str, str], dev
                 press(page, page.locator(
                     f'.mathgames-board [data-cell="{cell_name((k * 7 + i) % 25)}"]'))
             wait_status(page, k + 1, k + 1)
-        teacher.wait_for_selector(f'.mg-call-progress p[data-called="{k + 1}"][data-waiting="0"]')
+        teacher.wait_for_selector(f'.mg-call-progress p[data-called="{k + 1}"][data-waiting="0"]',
+                                  state="attached")  # after the 25th: the ranking instead
         if k == 11:
             keep_screenshot(teacher, "classroom_teacher.png")
             keep_screenshot(students[0], "classroom_student.png")
@@ -398,6 +399,18 @@ def test_a_forged_pass_from_a_page_script_is_refused(classroom_server: tuple[str
         store.close()
     assert state.students[victim].cells == []  # nothing was placed for Vera
     assert "Mallory" in {s.name for s in state.students.values()}
+    # a pass damaged in the browser, on a Russian page: a Russian sentence that says what
+    # to do, never a parser's words
+    russian = device()
+    open_page(russian, base, "join.ipynb", "", ".mg-join-button", "ru")
+    for kept in ("not JSON", "[1, 2, 3]"):
+        russian.evaluate("kept => localStorage.setItem('mathgames:classroom-class', kept)", kept)
+        russian.reload(wait_until="domcontentloaded")
+        wait_rendered(russian, ".mg-join-message [role=alert]")
+        said = russian.locator(".mg-join-message").text_content().strip()
+        assert said.startswith("Пропуск в класс на этом устройстве повреждён: войди снова"), said
+        assert english_left(russian, "ru") == []
+    assert page.mg_errors == [] and russian.mg_errors == []
 
 
 #: How far the page reaches beyond the window's width (a phone would scroll sideways).
@@ -463,6 +476,9 @@ def test_a_table_fits_a_projector_and_a_phone(classroom_server: tuple[str, str],
     # on a phone: squares and tiles big enough for a finger (Halma's with one zoom)
     page.set_viewport_size(PHONE)
     wait_layout(page)
+    # on a phone: whose turn it is and the whole board, without scrolling
+    check_inside(page, [".mg-table-line", board], f"{game} table, phone")
+    keep_screenshot(page, f"classroom_table_{game}_phone.png")
     problems = page_problems(page, "en", f"{game} table, phone")
     if game == "halma":
         page.locator(".mg-zoom-in").click()
