@@ -104,7 +104,8 @@ STYLE = """<style>
 .mg-seconds .widget-label { margin: 0 0 0 8px; }
 .mg-chart-key { list-style: none; padding: 0; margin: 0 0 0 60px; font-size: 20px; }
 .mg-chart-key span { display: inline-block; vertical-align: middle; }
-.mg-class-chart .bqplot text { font-size: 18px; }
+.mg-class-chart .bqplot :is(.axis, .mainheading) text, .mg-class-chart .bqplot .mainheading {
+  font-size: 20px !important; }
 a.mg-csv-link { display: inline-block; padding: 8px 16px; border: 1px solid #0b5cad;
   border-radius: 4px; background: #fff; color: #0b5cad; font-size: 18px;
   text-decoration: none; margin: 0 0 0 12px; }
