@@ -102,7 +102,7 @@ STYLE = """<style>
 .mg-still-placing { color: #8a4b00; }
 .mg-seconds { flex-direction: row-reverse; }
 .mg-seconds .widget-label { margin: 0 0 0 8px; }
-.mg-chart-key { list-style: none; padding: 0; margin: 0 0 0 60px; font-size: 20px; }
+.mg-chart-key { list-style: none; padding: 0; margin: 0 0 0 85px; font-size: 20px; }
 .mg-chart-key span { display: inline-block; vertical-align: middle; }
 .mg-class-chart .bqplot :is(.axis, .mainheading) text, .mg-class-chart .bqplot .mainheading {
   font-size: 20px !important; }
@@ -127,6 +127,20 @@ def random_scores(calls: list[int], samples: int = 2000, seed: int = 0) -> list[
         rng.shuffle(grid)
         scores.append(sum(line.points for _i, line in full_lines(grid)))
     return scores
+
+
+def nice_ticks(top: float, count: int = 6,
+               steps: tuple[float, ...] = (10, 20, 25, 50, 100, 200, 250, 500)) -> list[float]:
+    """Tick values from 0 to ``top`` at the first of ``steps`` that needs at most ``count``
+    + 1 ticks (a chart's labels, large enough for the back row, need room).
+
+    >>> nice_ticks(464)
+    [0, 100, 200, 300, 400, 500]
+    >>> nice_ticks(0.16, steps=(0.01, 0.02, 0.05))
+    [0.0, 0.05, 0.1, 0.15, 0.2]
+    """
+    step = next((s for s in steps if top / s <= count), steps[-1])
+    return [round(k * step, 6) for k in range(int(-(-top // step)) + 1)]
 
 
 def ranking_table(title: str, standings: list[Standing]) -> str:
@@ -718,12 +732,17 @@ class TeacherPage(w.VBox):
             marks.append(bq.Lines(x=[names[0], names[-1]], y=[value, value],
                                   scales={"x": x, "y": y}, colors=[colour], labels=[label],
                                   stroke_width=3))
-        left = bq.Figure(marks=marks, axes=[bq.Axis(scale=x, label=_("student")),
+        # labels at 20 px, for the back row: the axes' names clear of the ticks' numbers
+        left = bq.Figure(marks=marks, axes=[bq.Axis(scale=x, label=_("student"),
+                                                    label_offset="48px"),
                                             bq.Axis(scale=y, orientation="vertical",
-                                                    label=_("points"))],
+                                                    label=_("points"), label_offset="62px",
+                                                    tick_values=nice_ticks(max(
+                                                        [*points, *(v for _l, v, _c in lines)])))],
                          title=_("The class's scores"),
-                         fig_margin={"top": 50, "bottom": 50, "left": 60, "right": 20},
+                         fig_margin={"top": 50, "bottom": 60, "left": 85, "right": 20},
                          layout=w.Layout(width="560px", height="400px"))
+        y.max = float(left.axes[1].tick_values[-1])  # the scale reaches the last tick
         sample = random_scores(state.calls, seed=state.seed)
         width = 10
         counts: dict[int, int] = {}
@@ -739,19 +758,25 @@ class TeacherPage(w.VBox):
                                  scales={"x": hx, "y": hy}, colors=["#0072B2"],
                                  labels=[_("class")])
         right = bq.Figure(marks=[histogram, class_marks],
-                          axes=[bq.Axis(scale=hx, label=_("points")),
+                          axes=[bq.Axis(scale=hx, label=_("points"), label_offset="48px",
+                                        tick_values=nice_ticks(max(keys[-1] + width,
+                                                                   *points))),
                                 bq.Axis(scale=hy, orientation="vertical", tick_format=".0%",
-                                        label=_("share of random players"))],
+                                        label=_("share of random players"),
+                                        label_offset="62px",
+                                        tick_values=nice_ticks(top * 1.05, steps=(
+                                            0.01, 0.02, 0.05, 0.1, 0.2, 0.5)))],
                           title=_("A random player on the same numbers"),
-                          fig_margin={"top": 50, "bottom": 50, "left": 70, "right": 20},
+                          fig_margin={"top": 50, "bottom": 60, "left": 85, "right": 20},
                           layout=w.Layout(width="560px", height="400px"))
+        hx.max, hy.max = (float(axis.tick_values[-1]) for axis in right.axes)
         # The keys as text below the charts (a legend box would cover the bars or the
         # class's dots above them).
         key = w.HTML("<ul class='mg-chart-key'>" + "".join(
             f"<li><span style='width:28px;height:4px;background:{colour}'></span> "
             f"{esc(label)}: <b>{value:g}</b></li>" for label, value, colour in lines) + "</ul>")
         right_key = w.HTML(
-            "<ul class='mg-chart-key' style='margin-left:70px'>"
+            "<ul class='mg-chart-key'>"
             "<li><span style='width:14px;height:14px;background:#E69F00'></span> "
             f"{esc(_('random placements of these numbers'))}</li>"
             "<li><span style='width:12px;height:12px;border-radius:6px;background:#0072B2;"
