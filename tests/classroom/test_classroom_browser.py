@@ -608,3 +608,20 @@ def test_the_projector_shows_each_stage_of_a_class_to_the_back_row(
         store.close()
     print(lang, sizes)
     assert teacher.mg_errors == []
+
+
+def test_the_join_address_opens_in_the_devices_language(classroom_server: tuple[str, str],
+                                                       browser: Any) -> None:
+    """The join address carries no language: a Polish phone opens the page in Polish."""
+    base, _store_url = classroom_server
+    context = browser.new_context(viewport=PHONE, locale="pl-PL")
+    context.set_default_timeout(TIMEOUT)
+    try:
+        page = context.new_page()
+        page.goto(f"{base}/voila/render/join.ipynb?code=K3M9T", wait_until="domcontentloaded")
+        page.wait_for_url("**lang=pl**")
+        wait_rendered(page, ".mg-join-button")
+        assert page.locator(".mg-join-button").inner_text().strip() == "Dołącz do klasy"
+        assert "code=K3M9T" in page.url
+    finally:
+        context.close()
