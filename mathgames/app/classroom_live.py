@@ -11,12 +11,13 @@ on the event loop.
 True
 >>> join_address("http://127.0.0.1:8866/voila/render/teacher.ipynb?lang=en", "K3M9T",
 ...               lan_host="10.0.0.7")
-'http://10.0.0.7:8866/voila/render/join.ipynb?lang=en&code=K3M9T'
+'http://10.0.0.7:8866/voila/render/join.ipynb?code=K3M9T'
 """
 
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
 import os
 from collections.abc import Callable
@@ -27,6 +28,7 @@ from urllib.parse import parse_qs, urlsplit, urlunsplit
 from mathgames.app import address as address_module
 from mathgames.app.address import qr_svg
 from mathgames.classroom.service import Classroom
+from mathgames.classroom.session import NotAllowedError
 from mathgames.classroom.store import (
     Event,
     Store,
@@ -45,6 +47,7 @@ __all__ = [
     "message_html",
     "qr_svg",
     "query_value",
+    "read_pass",
 ]
 
 log = logging.getLogger("mathgames.classroom")
@@ -56,13 +59,42 @@ def message_html(text: str, role: str | None = "alert") -> str:
     """A class page's message as HTML: a refusal or a warning (``role="alert"``, read out
     at once by a screen reader), news (``"status"``, read when the reader is idle), or
     (``None``) a paragraph with no role, for news the page says to the reader itself.
+    A message is a sentence: it starts with a capital, whatever the error said.
 
     >>> message_html("There is no class K3M9T: check the code")
     '<p role="alert">There is no class K3M9T: check the code</p>'
-    >>> message_html("<b>", role="status"), message_html("A new game", role=None)
+    >>> message_html("<b>", role="status"), message_html("a new game", role=None)
     ('<p role="status">&lt;b&gt;</p>', '<p>A new game</p>')
     """
+    text = text[:1].upper() + text[1:]
     return f'<p role="{role}">{esc(text)}</p>' if role else f"<p>{esc(text)}</p>"
+
+
+def read_pass(kept: object, refusal: str) -> dict[str, str]:
+    """The fields of a pass a browser kept (its ``code``, and ``pid`` and ``token`` or only
+    ``token``), or :class:`NotAllowedError` with ``refusal`` (a sentence in the page's
+    language that says what to do) when the kept text is damaged: never a parser's words.
+
+    >>> read_pass('{"code": "K3M9T", "token": "t"}', "Join again")["code"]
+    'K3M9T'
+    >>> for kept in ("not JSON", "[1, 2, 3]", '{"code": 7}', None):
+    ...     try:
+    ...         read_pass(kept, "Join again")
+    ...     except NotAllowedError as error:
+    ...         print(error)
+    Join again
+    Join again
+    Join again
+    Join again
+    """
+    try:
+        data = json.loads(kept)  # type: ignore[arg-type]
+    except (TypeError, ValueError, RecursionError):
+        data = None
+    if (not isinstance(data, dict) or not isinstance(data.get("code"), str)
+            or not all(isinstance(data.get(key, ""), str) for key in ("pid", "token"))):
+        raise NotAllowedError(refusal)
+    return data
 
 
 def classroom() -> Classroom:
@@ -99,10 +131,12 @@ def join_address(page_url: str, code: str, page: str = "join.ipynb",
 
     ``page_url`` is the teacher's page address (Voila's ``VOILA_REQUEST_URL``);
     ``$MATHGAMES_PUBLIC_URL`` (the app's address as students reach it) wins
-    when set. A loopback host is replaced by this machine's network address.
+    when set. A loopback host is replaced by this machine's network address. The address
+    carries no language: each student's page follows their device's (Accept-Language)
+    unless they choose another.
     """
     public = os.environ.get("MATHGAMES_PUBLIC_URL", "").rstrip("/")
-    query = f"lang={get_language()}&code={code}"
+    query = f"code={code}"
     if public:
         return f"{public}/voila/render/{page}?{query}"
     parts = urlsplit(page_url or "http://localhost:8866/voila/render/teacher.ipynb")

@@ -20,7 +20,7 @@ True
 >>> room.call(code, ann_token)
 Traceback (most recent call last):
 ...
-mathgames.classroom.session.NotAllowedError: only the teacher may do that
+mathgames.classroom.session.NotAllowedError: only the teacher who opened this class may do that: ...
 >>> room.store.close()
 >>> folder.cleanup()
 """
@@ -249,7 +249,8 @@ class Classroom:
 
     def check_teacher(self, state: ClassState, token: object) -> None:
         if not check_token(token, state.teacher_hash):
-            raise NotAllowedError(_("only the teacher may do that"))
+            raise NotAllowedError(_("only the teacher who opened this class may do "
+                                     "that: open a class of your own"))
 
     def call(self, code: str, teacher_token: str, card: int | None = None,
              state: ClassState | None = None) -> ClassState:

@@ -145,15 +145,28 @@ def normalize_code(text: object) -> str:
     >>> normalize_code("AB")
     Traceback (most recent call last):
     ...
-    mathgames.classroom.store.StoreError: 'AB' is not a code: a code has 5 letters and digits
+    mathgames.classroom.store.StoreError: A class code has 5 letters and digits, and 'AB' has 2: ...
+    >>> normalize_code("abcde")
+    Traceback (most recent call last):
+    ...
+    mathgames.classroom.store.StoreError: Class codes never use B (nor 0, 1, 2, 5, 8, I, L, O, ...
     """
     if not isinstance(text, str):
         raise StoreError("a code is a text")
     clean = "".join(ch for ch in text.upper() if ch not in " -_\t")
-    if len(clean) != CODE_LENGTH or not set(clean) <= set(CODE_ALPHABET):
-        # typed by a student: said in the page's language, quoted short
-        raise StoreError(_("{text} is not a code: a code has {n} letters and digits").format(
-            text=repr(shorten(text.strip())), n=CODE_LENGTH))
+    # typed by a student: said in the page's language, quoted short
+    if not clean:
+        raise StoreError(_("Type the class code from the board"))
+    if len(clean) != CODE_LENGTH:
+        raise StoreError(_("A class code has {n} letters and digits, and {text} has {k}: "
+                           "check the code on the board").format(
+            text=repr(shorten(text.strip())), n=CODE_LENGTH, k=len(clean)))
+    if not set(clean) <= set(CODE_ALPHABET):
+        wrong = sorted(set(clean) - set(CODE_ALPHABET))
+        raise StoreError(_("Class codes never use {letters} (nor {lookalikes}, which look "
+                           "alike): check the code {text} on the board").format(
+            letters=", ".join(wrong), text=repr(shorten(text.strip())),
+            lookalikes=", ".join(ch for ch in "01258BILOSZ" if ch not in wrong)))
     return clean
 
 

@@ -236,15 +236,27 @@ class PageHelper(anywidget.AnyWidget):
     controls that ipywidgets draws without a name (a slider's handle, the Play widget's
     buttons), in the page's language, so that screen readers can say what they are.
 
+    A page whose address names no language (``?lang=``) is opened again in the first of
+    the device's languages (``navigator.languages``) that the games speak, if that is not
+    the page's: a class's join address carries no language, and each student's page
+    follows their own device.
+
     >>> sorted(PageHelper().labels)
     ['pause', 'play', 'repeat', 'stop', 'value']
+    >>> PageHelper().languages
+    ['en', 'pl', 'cs', 'ru']
     """
 
     _esm = STATIC / "page.js"
     labels = traitlets.Dict().tag(sync=True)
+    language = traitlets.Unicode("en").tag(sync=True)
+    languages = traitlets.List(traitlets.Unicode()).tag(sync=True)
 
     def __init__(self, **kwargs: Any) -> None:
+        from mathgames.core.i18n import LANGUAGES, get_language
+
         super().__init__(**kwargs)
+        self.language, self.languages = get_language(), list(LANGUAGES)
         self.labels = {"play": _("Play"), "pause": _("Pause"), "stop": _("Stop"),
                        "repeat": _("Repeat"), "value": _("Value")}
 
