@@ -36,7 +36,6 @@ from mathgames.classroom.store import (
     UnknownSessionError,
     open_store,
 )
-from mathgames.core.i18n import get_language
 from mathgames.core.svg import esc
 
 __all__ = [
