@@ -7,7 +7,9 @@ behave alike (a new lesson gets the same format by importing them):
 - :func:`number`, :func:`decimal`, :func:`fraction_text` write numbers as the current language
   writes them (Babel's CLDR data: ``1 820``, ``0,9150``).
 - :class:`Predict` asks the student to guess before a result is shown, records the guess and
-  then shows the answer beside it.
+  then shows the answer beside it; the notebook cells tagged ``answer-<key>`` (its
+  ``reveals``) stay hidden in Voilà until then (:func:`hold_answers` draws the rule that hides
+  them).
 - :func:`reveal` hides an answer behind a button.
 - :class:`Trials` runs a seeded simulation in chunks for a number of trials the student
   chooses, with a progress bar and a chart of the running frequencies.
@@ -50,6 +52,7 @@ __all__ = [
     "exact",
     "fraction_text",
     "game_link",
+    "hold_answers",
     "lesson_data",
     "lesson_link",
     "number",
@@ -193,11 +196,42 @@ def reveal(answer_html: str, label: str | None = None) -> w.VBox:
     return w.VBox([button, answer])
 
 
+#: The tag prefix of the notebook cells that answer a prediction: ``answer-<key>``.
+ANSWER_TAG = "answer-"
+
+
+def hold_answers() -> Any:
+    """The page rule that hides every cell tagged ``answer-<key>`` until its question is asked.
+
+    Voilà writes a cell's tags into its class (``celltag_answer-count``), so one style sheet,
+    drawn once near the top of a lesson (before the first answer), hides the answers while the
+    page loads; a :class:`Predict` with ``reveals="count"`` shows the cells tagged
+    ``answer-count`` once the class has guessed or asked for the answer. In JupyterLab, where
+    a student runs the cells one by one, nothing is hidden.
+
+    >>> "celltag_answer-" in hold_answers().data
+    True
+    """
+    from IPython.display import HTML
+
+    return HTML(f'<style>[class*="celltag_{ANSWER_TAG}"] {{display: none;}}</style>')
+
+
+def _show_cells(key: str) -> str:
+    """The style that shows the cells tagged ``answer-<key>`` (empty without a key)."""
+    if not key:
+        return ""
+    return (f"<style>.celltag_{ANSWER_TAG}{html.escape(key)} "
+            "{display: block !important;}</style>")
+
+
 class Predict(w.VBox):
     """Ask for a guess first; when the student commits it, show the answer beside it.
 
     ``answer`` is the value (compared with the guess, for numbers), ``answer_text`` how it is
-    shown, and ``explain`` an optional HTML sentence shown with it.
+    shown, and ``explain`` an optional HTML sentence shown with it. ``reveals`` names the
+    cells (tagged ``answer-<reveals>``) that show the answer at length: they stay hidden until
+    the guess is checked, or until the class presses "Show the answer" without guessing.
 
     >>> question = Predict("How many tiles?", 56, explain="C(8, 3) = 56")
     >>> question.guess_box.value = "50"
@@ -209,11 +243,18 @@ class Predict(w.VBox):
     >>> question.guess_box.value = "lots"
     >>> question.check(); "number" in question.result.value
     True
+    >>> later = Predict("How many tiles?", 56, reveals="count")
+    >>> "celltag_answer-count" in later.result.value
+    False
+    >>> later.show(); "celltag_answer-count" in later.result.value, later.shown
+    (True, True)
     """
 
     def __init__(self, question: str, answer: Real | str, answer_text: str | None = None,
-                 explain: str = "", choices: Sequence[str] = ()) -> None:
+                 explain: str = "", choices: Sequence[str] = (), reveals: str = "") -> None:
         self.answer = answer
+        self.reveals = reveals
+        self.shown = False
         self.answer_text = answer_text if answer_text is not None else (
             answer if isinstance(answer, str) else number(answer))
         self.explain = explain
@@ -230,14 +271,21 @@ class Predict(w.VBox):
         self.button = w.Button(description=_("Check my guess"), layout=w.Layout(width="auto"))
         self.button.add_class("mg-lesson-check")
         self.button.on_click(lambda _button: self.check())
+        self.show_button = w.Button(description=_("Show the answer"), icon="eye",
+                                    layout=w.Layout(width="auto"))
+        self.show_button.add_class("mg-lesson-show")
+        self.show_button.on_click(lambda _button: self.show())
         self.result = w.HTML()
         self.result.add_class("mg-lesson-prediction")
-        parts: list[w.Widget] = [prompt, w.HBox([self.guess_box, self.button]), self.result]
+        parts: list[w.Widget] = [prompt, w.HBox([self.guess_box, self.button, self.show_button]),
+                                 self.result]
         if isinstance(self.guess_box, w.Text):  # Enter checks the guess, as the button does
             self.enter = EnterSubmits(self.button, self.guess_box)
             parts.append(self.enter)
         super().__init__(parts)
         self.add_class("mg-lesson-predict")
+        if reveals:
+            self.add_class(f"mg-lesson-predict-{reveals}")
 
     def check(self) -> None:
         """Record the guess in the box and show it beside the answer."""
@@ -255,8 +303,18 @@ class Predict(w.VBox):
         self.guesses.append(guess)
         text = _("Your guess: {guess}. The answer: {answer}.").format(
             guess=html.escape(shorten(guess)), answer=html.escape(str(self.answer_text)))
-        self.result.value = _p(text) + (f'<p style="font-size:17px">{self.explain}</p>'
-                                        if self.explain else "")
+        self._answer(text)
+
+    def show(self) -> None:
+        """Show the answer without a guess (the class decided not to guess)."""
+        self._answer(_("The answer: {answer}.").format(
+            answer=html.escape(str(self.answer_text))))
+
+    def _answer(self, text: str) -> None:
+        self.shown = True
+        self.add_class("mg-lesson-answered")
+        self.result.value = (_p(text) + (f'<p style="font-size:17px">{self.explain}</p>'
+                                         if self.explain else "") + _show_cells(self.reveals))
 
 
 def _p(text: str, error: bool = False) -> str:
