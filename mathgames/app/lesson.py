@@ -21,8 +21,8 @@ Messages go through the gettext domain ``lessons``.
 
 >>> from mathgames.core.i18n import set_language
 >>> previous = set_language("pl")
->>> number(1820), decimal(0.91504, 4), fraction_text(Fraction(7565, 8268))
-('1\\xa0820', '0,9150', '7565/8268')
+>>> number(1820), number(20000), decimal(0.91504, 4), fraction_text(Fraction(7565, 8268))
+('1820', '20\\xa0000', '0,9150', '7565/8268')
 >>> _ = set_language(previous)
 """
 
@@ -72,13 +72,34 @@ def _locale() -> str:
     return LOCALES.get(get_language(), "en")
 
 
+#: Languages whose typography leaves a four-digit number ungrouped ("1820", but "20 000"):
+#: CLDR's minimum grouping digits of 2. Babel (2.19) does not apply that setting, so the
+#: lessons apply it here, the same way in printed results and in the translated text.
+MINIMUM_GROUPING_DIGITS = {"pl": 2, "ru": 2}
+
+
+def _grouped(value: Real) -> bool:
+    """Whether the integer part of ``value`` is long enough to be grouped in this language."""
+    least = MINIMUM_GROUPING_DIGITS.get(get_language(), 1)
+    return abs(int(value)) >= 10 ** (2 + least)
+
+
 def number(value: Real) -> str:
     """An integer (or a number as it is) in the current language's format.
 
-    >>> number(20000)
-    '20,000'
+    Polish and Russian leave four-digit numbers ungrouped:
+
+    >>> number(20000), number(1820)
+    ('20,000', '1,820')
+    >>> from mathgames.core.i18n import set_language
+    >>> previous = set_language("ru")
+    >>> number(1820), number(20000), number(356.25)
+    ('1820', '20\xa0000', '356,25')
+    >>> _ = set_language(previous)
     """
-    return format_decimal(value, locale=_locale())
+    if _grouped(value):
+        return format_decimal(value, locale=_locale())
+    return format_decimal(value, format="0.###", locale=_locale())
 
 
 def decimal(value: Real, digits: int = 4) -> str:
@@ -87,7 +108,8 @@ def decimal(value: Real, digits: int = 4) -> str:
     >>> decimal(Fraction(2822740, 32487), 2), decimal(0.5, 0)
     ('86.89', '0')
     """
-    pattern = "#,##0" + ("." + "0" * digits if digits else "")
+    pattern = ("#,##0" if _grouped(float(value)) else "0") + ("." + "0" * digits if digits
+                                                              else "")
     return format_decimal(float(value), format=pattern, locale=_locale())
 
 
