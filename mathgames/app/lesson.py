@@ -55,6 +55,7 @@ __all__ = [
     "hold_answers",
     "lesson_data",
     "lesson_link",
+    "localise_axes",
     "number",
     "parse_numbers",
     "reveal",
@@ -149,6 +150,69 @@ def yes_no(value: bool) -> str:
     ('yes', 'no')
     """
     return _("yes") if value else _("no")
+
+
+def _percent(value: float) -> str:
+    """A share as a percentage in the page's language ("50%", "50 %")."""
+    from babel.numbers import format_percent
+
+    return format_percent(value, locale=_locale())
+
+
+def localise_axes(figure: Any, steps: int = 5) -> Any:
+    """Write a chart's decimal and percentage tick labels in the page's language.
+
+    bqplot formats ticks with d3, whose locale is English ("0.50"), and offers no way to
+    change it. In another language each axis with a fixed-point (``.2f``) or percentage
+    (``.0%``) format and a known range gets ``steps + 1`` ticks whose labels are drawn by a
+    label mark with Babel's formats ("0,50", "50 %"); d3's own labels are made transparent.
+    English charts keep d3's labels. Returns the figure.
+
+    >>> import bqplot as bq
+    >>> from mathgames.core.i18n import set_language
+    >>> previous = set_language("pl")
+    >>> y = bq.LinearScale(min=0, max=1)
+    >>> chart = localise_axes(bq.Figure(marks=[], axes=[bq.Axis(scale=y, orientation="vertical",
+    ...                                                         tick_format=".2f")]))
+    >>> [str(text) for text in chart.marks[-1].text[:3]]
+    ['0,00', '0,20', '0,40']
+    >>> _ = set_language(previous)
+    """
+    import bqplot as bq
+
+    if get_language() == "en":
+        return figure
+    labels = []
+    for axis in figure.axes:
+        spec = axis.tick_format or ""
+        scale = axis.scale
+        low, high = getattr(scale, "min", None), getattr(scale, "max", None)
+        if low is None or high is None or not (spec.endswith("f") or spec.endswith("%")):
+            continue
+        ticks = [low + (high - low) * k / steps for k in range(steps + 1)]
+        if spec.endswith("%"):
+            text = [_percent(tick) for tick in ticks]
+        else:
+            digits = int(spec.strip(".f") or 0)
+            text = [decimal(tick, digits) for tick in ticks]
+        axis.tick_values = ticks
+        axis.tick_style = {**(axis.tick_style or {}), "fill-opacity": "0"}
+        size = float(str((axis.tick_style or {}).get("font-size", "16px")).rstrip("px"))
+        across = bq.LinearScale(min=0, max=1)
+        if axis.orientation == "vertical":
+            label = bq.Label(x=[0] * len(ticks), y=ticks, text=text, x_offset=-8, y_offset=5,
+                             align="end", scales={"x": across, "y": scale})
+        else:
+            label = bq.Label(x=ticks, y=[0] * len(ticks), text=text, y_offset=22,
+                             align="middle", scales={"x": scale, "y": across})
+        label.default_size = size
+        label.colors = ["#555555"]
+        label.font_weight = "normal"
+        label.apply_clip = False   # drawn beside the plot area, where the axis is
+        labels.append(label)
+    if labels:
+        figure.marks = [*figure.marks, *labels]
+    return figure
 
 
 class InputError(ValueError):
@@ -394,6 +458,7 @@ class Trials(w.VBox):
                           label=_("frequency"), label_offset="55px")],
             layout=w.Layout(width="100%", max_width="960px", height="380px"),
             fig_margin={"top": 60, "bottom": 60, "left": 90, "right": 30})
+        localise_axes(self.figure)
         self.button.on_click(lambda _button: self.run())
         super().__init__([w.HBox([self.trials, self.button, self.progress]), self.status,
                           self.figure])

@@ -11,6 +11,8 @@ hidden.
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
@@ -111,4 +113,22 @@ def test_the_class_may_ask_for_the_answer_without_guessing(notebook_page):
     page.wait_for_function("document.body.innerText.includes('7565/8268')")
     assert "The answer:" in predict.locator(".mg-lesson-prediction").inner_text()
     assert "C(8, 3) = 56" not in visible_text(page)   # the other answers still wait
+    assert page.mg_errors == []
+
+
+@pytest.mark.parametrize("language", ["pl", "ru"])
+def test_chart_axes_use_the_decimal_comma(notebook_page, language):
+    """The triple chart's probability axis reads 0,20 ... 1,00, not d3's English 0.20."""
+    page = notebook_page(f"explore/{language}/triomino_combinatorics.ipynb", lang=language,
+                         wait_for=".mg-lesson-edges")
+    page.wait_for_function(
+        "() => [...document.querySelectorAll('.bqplot.figure svg text')]"
+        ".some(t => /^0,[0-9]{2}$/.test(t.textContent.trim()))")
+    shown = page.evaluate(
+        "() => [...document.querySelectorAll('.bqplot.figure svg text')]"
+        ".filter(t => getComputedStyle(t).fillOpacity !== '0' && t.getBBox().width > 0)"
+        ".map(t => t.textContent.trim())")
+    assert "0,40" in shown and "1,00" in shown, shown
+    assert not [text for text in shown if re.fullmatch(r"\d+\.\d+", text)], shown
+    assert "20%" in shown if language == "pl" else "20\u00a0%" in shown   # Babel's percent
     assert page.mg_errors == []
