@@ -60,6 +60,8 @@ __all__ = [
     "parse_numbers",
     "reveal",
     "teacher_link",
+    "worksheet_html",
+    "worksheet_link",
     "yes_no",
 ]
 
@@ -558,3 +560,84 @@ def lesson_data(lesson: str, where: Path | None = None) -> dict:
         if path.exists():
             return json.loads(path.read_text(encoding="utf-8"))
     raise FileNotFoundError(f"data/{lesson}.json not found from {here}: run precompute.py")
+
+
+#: The cells of a lesson that make its worksheet, in this order.
+WORKSHEET_CELLS = ("warm-up", "questions", "exit")
+
+_WORKSHEET_STYLE = """
+@page { size: A4; margin: 16mm 18mm; }
+body { font-family: "DejaVu Sans", Arial, sans-serif; font-size: 12pt; color: #000;
+       max-width: 180mm; margin: 0 auto; }
+h1 { font-size: 17pt; margin: 0 0 4mm; }
+h2 { font-size: 14pt; margin: 7mm 0 2mm; }
+.mg-name { border-bottom: 1px solid #000; padding-bottom: 2mm; margin-bottom: 4mm; }
+.mg-task, li { break-inside: avoid; page-break-inside: avoid; }
+.mg-space { height: 32mm; border: 1px solid #999; border-radius: 2mm; margin: 2mm 0 5mm; }
+@media screen { body { margin: 2em auto; } }
+"""
+
+
+def _worksheet_blocks(cell_id: str, source: str) -> list[str]:
+    """The markdown blocks of a worksheet cell: answers removed, each task with its space."""
+    import re
+
+    text = re.sub(r"<details>.*?</details>", "", source, flags=re.S)
+    blocks = [block.strip() for block in re.split(r"\n\s*\n", text) if block.strip()]
+    if cell_id == "questions":  # the heading and the numbered questions, not the directions
+        blocks = [b for b in blocks if b.startswith("#") or re.match(r"\d+\.\s", b)]
+    return blocks
+
+
+def worksheet_html(notebook: Path) -> str:
+    """A printable page of a lesson's tasks with space to answer, in the lesson's language.
+
+    It is made from the lesson's own text (its warm-up, questions for students and exit
+    question, as written in the notebook of that language), without the hidden answers; the
+    print style fits it to A4 pages, each task with a box to write in.
+
+    >>> page = worksheet_html(Path("notebooks/explore/mosaics.ipynb"))
+    >>> "Exit question" in page and "<details>" not in page and "mg-space" in page
+    True
+    """
+    import mistune
+
+    cells = {cell.get("id"): "".join(cell["source"]) if isinstance(cell["source"], list)
+             else cell["source"]
+             for cell in json.loads(notebook.read_text(encoding="utf-8"))["cells"]
+             if cell["cell_type"] == "markdown"}
+    title = next((line.lstrip("# ").strip() for source in cells.values()
+                  for line in source.splitlines() if line.startswith("# ")), notebook.stem)
+    parts = [f"<h1>{html.escape(title)}</h1>",
+             f'<p class="mg-name">{html.escape(_("Name"))}: </p>']
+    for cell_id in WORKSHEET_CELLS:
+        for block in _worksheet_blocks(cell_id, cells.get(cell_id, "")):
+            if block.startswith("#"):
+                parts.append(str(mistune.html(block)))
+            else:
+                parts.append(f'<div class="mg-task">{mistune.html(block)}'
+                             '<div class="mg-space"></div></div>')
+    language = get_language()
+    return (f'<!DOCTYPE html><html lang="{language}"><head><meta charset="utf-8">'
+            f"<title>{html.escape(title)}: {html.escape(_('worksheet'))}</title>"
+            f"<style>{_WORKSHEET_STYLE}</style></head><body>{''.join(parts)}</body></html>")
+
+
+def worksheet_link(lesson: str, where: Path | None = None) -> w.HTML:
+    """A link that downloads the lesson's printable worksheet (open it, then print it).
+
+    ``lesson`` is the notebook's name (``"mosaics"``); the notebook of the page's language is
+    read from the folder the lesson runs in.
+    """
+    import base64
+
+    here = Path.cwd() if where is None else where
+    page = worksheet_html(here / f"{lesson}.ipynb")
+    address = "data:text/html;charset=utf-8;base64," + base64.b64encode(
+        page.encode("utf-8")).decode("ascii")
+    name = f"{lesson}-{get_language()}-worksheet.html"
+    text = _("A worksheet to print: the questions, with space to answer")
+    box = w.HTML(f'<p style="font-size:15px">🖨 <a href="{address}" download="{name}" '
+                 f'class="mg-lesson-worksheet">{html.escape(text)}</a></p>')
+    box.add_class("mg-lesson-worksheet-link")
+    return box

@@ -82,6 +82,8 @@ def test_no_answer_is_shown_before_the_guess(notebook_page, lesson, language):
                for key, text in ANSWERS[lesson].items()}
     page.wait_for_function(
         f"document.querySelectorAll('.mg-lesson-predict').length >= {len(answers)}")
+    worksheet = page.locator("a.mg-lesson-worksheet").first.get_attribute("href")
+    assert worksheet.startswith("data:text/html;charset=utf-8;base64,")
     text = visible_text(page)
     for key, answer in answers.items():
         cells = page.locator(f".celltag_answer-{key}")
