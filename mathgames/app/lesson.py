@@ -59,6 +59,7 @@ __all__ = [
     "number",
     "parse_numbers",
     "reveal",
+    "series",
     "teacher_link",
     "worksheet_html",
     "worksheet_link",
@@ -143,6 +144,25 @@ def exact(value: Rational | Any, digits: int = 4) -> str:
             shown += 1
         return f"1 − {fraction_text(rest)} ≈ {decimal(value, shown)}"
     return f"{fraction_text(value)} ≈ {decimal(value, digits)}"
+
+
+def series(values: Any, empty: str | None = None) -> str:
+    """A printed list of results as a reader writes it, not as Python does: numbers in the
+    page's format, separated by commas; an empty list is "none" (or ``empty``).
+
+    >>> series([28, 28, 1820]), series(("0-0-1", "0-1-1")), series([])
+    ('28, 28, 1,820', '0-0-1, 0-1-1', 'none')
+    >>> series({1: 3, 2: 1})
+    '1: 3, 2: 1'
+    """
+    if isinstance(values, dict):
+        items = [f"{key}: {series([value])}" for key, value in values.items()]
+    else:
+        items = [number(v) if isinstance(v, Real) and not isinstance(v, bool) else str(v)
+                 for v in values]
+    if not items:
+        return _("none") if empty is None else empty
+    return ", ".join(items)
 
 
 def yes_no(value: bool) -> str:
