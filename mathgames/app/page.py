@@ -49,7 +49,7 @@ class Page:
             "matematiko.ipynb": _("Matematiko"),
             "halma.ipynb": _("Halma"),
             "chinese_checkers.ipynb": _("Chinese checkers"),
-            "explore/triomino_combinatorics.ipynb": _("Why 56 tiles?"),
+            "explore/triomino_combinatorics.ipynb": _("How many tiles, and why?"),
             "explore/matematiko_probabilities.ipynb": _("Matematiko odds"),
             "explore/board_geometry.ipynb": _("The geometry of the boards"),
             "explore/mosaics.ipynb": _("Mosaics and polyiamonds"),
@@ -127,13 +127,13 @@ _ICON_STAR = (
     '<circle cx="29" cy="22" r="3" fill="#009E73"/><circle cx="71" cy="48" r="3" fill="#CC79A7"/>'
 )
 _ICON_LESSON_TRIO = (
-    '<text x="50" y="45" font-size="30" text-anchor="middle" font-weight="bold">56</text>'
+    '<text x="50" y="45" font-size="26" text-anchor="middle" font-weight="bold">n = ?</text>'
 )
 _ICON_LESSON_MATE = (
     '<text x="50" y="45" font-size="26" text-anchor="middle" font-weight="bold">p = ?</text>'
 )
 _ICON_LESSON_GEOM = (
-    '<text x="50" y="45" font-size="26" text-anchor="middle" font-weight="bold">121</text>'
+    '<text x="50" y="45" font-size="26" text-anchor="middle" font-weight="bold">d = ?</text>'
 )
 _ICON_CLASS = (
     '<rect x="30" y="8" width="40" height="26" rx="3" fill="#cfe3f3" stroke="#1b1b1b"/>'
