@@ -11,6 +11,7 @@ answers from the server they started, which keeps its classes in the PostgreSQL 
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import json
 import os
 import re
@@ -187,7 +188,8 @@ def test_the_image_commands_install_and_serve(tmp_path: Path, pg: PostgresServer
                                 capture_output=True, text=True)
         assert nobody.returncode == 1 and "no answer" in nobody.stdout
         # a teacher's page on it opens a class in the database the environment names
-        code = asyncio.run(_open_class(f"http://127.0.0.1:{port}"))
+        with concurrent.futures.ThreadPoolExecutor(1) as pool:  # a loop may run in this thread
+            code = pool.submit(asyncio.run, _open_class(f"http://127.0.0.1:{port}")).result()
         store = open_store(pg.url)
         try:
             assert code in [info.code for info in store.sessions("class")]

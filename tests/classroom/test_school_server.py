@@ -11,6 +11,7 @@ app server killed after the 10th.
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import sys
 from collections.abc import Iterator
 from pathlib import Path
@@ -40,7 +41,10 @@ def school() -> Iterator[School]:
 
 
 def run(body: object) -> None:
-    asyncio.run(body)  # type: ignore[arg-type]
+    """Run a coroutine in a thread of its own: an earlier test in this worker (Playwright's
+    sync API) may have left an event loop running in the main thread."""
+    with concurrent.futures.ThreadPoolExecutor(1) as pool:
+        pool.submit(asyncio.run, body).result()
 
 
 async def spread_class(school: School) -> ClassGame:
