@@ -252,6 +252,7 @@ def random_playout(board: str, players: int = 2, turns: int = 200, seed: int | N
     occ = sum(pieces)
     cells = bytearray(game.occ)  # the same position, one byte a cell (for the chains)
     own = [list(c) for c in game.cells]
+    arrived = [0] * game.topology.size  # the ply since which a cell's piece stands there
     shifts = [(k, True) for k in bb.up] + [(k, False) for k in bb.down]
     for ply in range(turns):
         p = ply % players
@@ -288,7 +289,7 @@ def random_playout(board: str, players: int = 2, turns: int = 200, seed: int | N
         if not total:  # a pass (the fill rule may still end the game, as in Game)
             if record is not None:
                 record.append(None)
-            if _filled(pieces, occ, target, p, ply, players, bound):
+            if _filled(cells, arrived, occ, target, game.targets[p], p, ply, players, bound):
                 return Playout(ply + 1, p)
             continue
         r = rng.randrange(total)
@@ -318,23 +319,25 @@ def random_playout(board: str, players: int = 2, turns: int = 200, seed: int | N
         cells[end] = p + 1
         mine_cells = own[p]
         mine_cells[mine_cells.index(start)] = end
+        arrived[end] = ply + 1
         pieces[p] = mine ^ move
-        if pieces[p] & target == pieces[p] or _filled(pieces, occ, target, p, ply, players,
-                                                      bound):
+        if pieces[p] & target == pieces[p] or _filled(cells, arrived, occ, target,
+                                                      game.targets[p], p, ply, players, bound):
             return Playout(ply + 1, p)
     return Playout(turns, None)
 
 
-def _filled(pieces: list[int], occ: int, target: int, p: int, ply: int, players: int,
-            bound: int) -> bool:
+def _filled(cells: bytearray, arrived: list[int], occ: int, target: int,
+            camp: tuple[int, ...], p: int, ply: int, players: int, bound: int) -> bool:
     """The fill rule after ply ``ply`` (player ``p``'s turn) of a game from the start:
     ``p``'s target camp full, with one of ``p``'s pieces, and (``bound > 0``) every other
-    player's piece in it one whose owner has had ``bound`` turns."""
-    if occ & target != target or not pieces[p] & target:
+    player's piece in it one that has stood there ``bound`` of its owner's turns."""
+    if occ & target != target or not any(cells[c] == p + 1 for c in camp):
         return False
     return bound == 0 or all(
-        not pieces[q] & target or len(range(q, ply + 1, players)) >= bound
-        for q in range(players) if q != p)
+        cells[c] == p + 1 or len(range(arrived[c] + (cells[c] - 1 - arrived[c]) % players,
+                                       ply + 1, players)) >= bound
+        for c in camp)
 
 
 def same_moves(game: Game) -> bool:

@@ -49,7 +49,8 @@ _MASK = 0xFFFFFFFF
 
 def _kernel(board, cells, first, counts, players, start_board, start_cells, games, turns,
             step, over, land, dirs, lock, targets, tsize, seen, stack, move_from, move_to,
-            rng, out_plies, out_winner, rec_from, rec_to, bound, start_turns, turns_taken):
+            rng, out_plies, out_winner, rec_from, rec_to, bound, ply0, start_arrived, arrived,
+            finished):
     """The whole engine in one function (numba compiles it; Python runs it unchanged).
 
     With ``games == 0``: write the legal moves of player ``first`` in the position
@@ -64,8 +65,9 @@ def _kernel(board, cells, first, counts, players, start_board, start_cells, game
     camp, whose cells are ``targets[p * tsize + j]``; ``rng``: four 32-bit words.
     The fill rule (:data:`mathgames.halma.game.FILL_RULES`): ``bound == 0`` is the
     literal one; ``bound > 0`` the bounded one, where another player's piece in a full
-    camp counts only once its owner has had ``bound`` turns (``start_turns[q]`` at the
-    start, counted on in ``turns_taken``; a finisher starts at ``bound``).
+    camp counts only when ``finished[q]`` is set for its owner ``q`` or it has stood
+    there ``bound`` of ``q``'s turns: it has stood on ``c`` since ply ``arrived[c]``
+    (``start_arrived`` at the start, which is ply ``ply0`` of the game).
     """
     size = len(board)
     for c in range(size):
@@ -78,8 +80,9 @@ def _kernel(board, cells, first, counts, players, start_board, start_cells, game
                 board[c] = start_board[c]
             for i in range(len(cells)):
                 cells[i] = start_cells[i]
-        for q in range(players):
-            turns_taken[q] = start_turns[q]
+            for c in range(size):
+                arrived[c] = start_arrived[c]
+        starter = ((first - ply0) % players + players) % players  # who moved at ply 0
         winner = -1
         plies = turns
         last = turns if games > 0 else 1
@@ -124,7 +127,6 @@ def _kernel(board, cells, first, counts, players, start_board, start_cells, game
                 board[s] = own
             if games == 0:
                 return n
-            turns_taken[p] += 1
             if n == 0:  # a pass (the fill rule may still end the game, as in Game)
                 rec_from[ply] = -1
                 rec_to[ply] = -1
@@ -149,6 +151,7 @@ def _kernel(board, cells, first, counts, players, start_board, start_cells, game
                         break
                 rec_from[ply] = a
                 rec_to[ply] = b
+                arrived[b] = ply0 + ply + 1
             # finished: every piece in the camp, or the camp full with at least one of
             # the mover's pieces in it (and, bounded, only blockers' pieces besides)
             done = counts[p] > 0
@@ -160,12 +163,21 @@ def _kernel(board, cells, first, counts, players, start_board, start_cells, game
                 full = True
                 mine = False
                 for j in range(tsize):
-                    v = board[targets[p * tsize + j]]
-                    if v == 0 or (bound > 0 and v != p + 1 and turns_taken[v - 1] < bound):
+                    c = targets[p * tsize + j]
+                    v = board[c]
+                    if v == 0:
                         full = False
                         break
                     if v == p + 1:
                         mine = True
+                    elif bound > 0 and finished[v - 1] == 0:
+                        # the owner's turns from ply arrived[c] up to now
+                        since = arrived[c]
+                        t0 = since + ((v - 1 - starter - since) % players + players) % players
+                        now = ply0 + ply + 1
+                        if now <= t0 or (now - t0 + players - 1) // players < bound:
+                            full = False
+                            break
                 done = full and mine
             if done:
                 winner = p
@@ -327,30 +339,33 @@ class FastEngine:
 
         return numpy.array(values, dtype)
 
-    def _position(self, game: Game | None) -> tuple[Any, Any, Any, int, Any]:
-        """The kernel's ``board``, ``cells``, ``counts``, player to move and each
-        player's turns so far (a finisher's at the bound) of a game (the start when None)."""
+    def _position(self, game: Game | None) -> tuple[Any, Any, Any, int, int, Any, Any]:
+        """The kernel's ``board``, ``cells``, ``counts``, player to move, ply, the ply
+        since which each cell's piece has stood there and who has finished, of a game
+        (the start when None)."""
         if game is None:
             t = self._tables
-            return (t["start_board"], t["start_cells"], t["counts"], 0,
-                    self._array([0] * self.players, "int64"))
+            return (t["start_board"], t["start_cells"], t["counts"], 0, 0,
+                    self._array([0] * self.topology.size, "int64"),
+                    self._array([0] * self.players, "int8"))
         if (game.topology is not self.topology or game.players != self.players
                 or game.targets != self.targets or game.fill_rule != self.fill_rule):
             raise ValueError(f"this engine plays {self.topology.key} with {self.players} "
                              f"players and the {self.fill_rule} fill rule, not "
                              f"{game.topology.key} with {game.players} and {game.fill_rule}")
-        turns = [self.bound if q in game.finished else game.turns_taken(q)
-                 for q in range(self.players)]
+        arrivals = game._arrivals()
         return (self._array(game.occ, "int8"),
                 self._array([c for cells in game.cells for c in cells], "int32"),
-                self._array([len(c) for c in game.cells], "int32"), game.to_move,
-                self._array(turns, "int64"))
+                self._array([len(c) for c in game.cells], "int32"), game.to_move, game.ply,
+                self._array([arrivals.get(c, 0) for c in range(self.topology.size)], "int64"),
+                self._array([q in game.finished for q in range(self.players)], "int8"))
 
     def _call(self, game: Game | None, games: int, turns: int,
               seed: int) -> tuple[int, Any, Any, Any, Any, Any]:
         """Run the kernel; its total, plies, winners, records and the ``(from, to)``
         buffers. Every call has its own buffers, so that threads may share an engine."""
-        start_board, start_cells, counts, first, start_turns = self._position(game)
+        start_board, start_cells, counts, first, ply0, start_arrived, finished = \
+            self._position(game)
         t, size = self._tables, self.topology.size
         seen = self._array([0] * size, "int64")
         stack = self._array([0] * (size + 1), "int32")
@@ -367,8 +382,8 @@ class FastEngine:
                            start_board, start_cells, games, turns, t["step"], t["over"],
                            t["land"], self.dirs, t["lock"], t["targets"], self.tsize,
                            seen, stack, move_from, move_to, rng, out_plies, out_winner,
-                           rec_from, rec_to, self.bound, start_turns,
-                           self._array([0] * self.players, "int64"))
+                           rec_from, rec_to, self.bound, ply0, start_arrived,
+                           self._array(start_arrived, "int64"), finished)
         return int(result), out_plies, out_winner, rec_from, rec_to, (move_from, move_to)
 
     def pair_moves(self, game: Game) -> list[tuple[int, int]]:

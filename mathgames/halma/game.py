@@ -594,49 +594,84 @@ class Game:
             return True
         return self.camp_filled(p)
 
-    def turns_taken(self, player: int) -> int:
-        """How many turns ``player`` has had (moves and passes) since the game began.
+    def turns_taken(self, player: int, since: int = 0) -> int:
+        """How many turns ``player`` has had (moves and passes) from ply ``since`` on
+        (0: since the game began) up to now.
 
         >>> g = Game("star", 3)
         >>> for _ in range(4):
         ...     _ = g.play(g.legal_moves()[0])
-        >>> [g.turns_taken(p) for p in range(3)]
-        [2, 1, 1]
+        >>> [g.turns_taken(p) for p in range(3)], g.turns_taken(0, since=1)
+        ([2, 1, 1], 1)
         """
         n = self.players
-        first = (self._player(player) - (self.to_move - self.ply)) % n
+        starter = (self.to_move - self.ply) % n  # who moved at ply 0
+        first = since + (self._player(player) - starter - since) % n
         return len(range(first, self.ply, n))
 
+    def stayed(self, cell: int | str) -> int:
+        """How many of its owner's turns the piece on ``cell`` has stood there (0 if the
+        cell is empty); a piece that has not moved since the game began (or since the
+        position was read, :meth:`from_position_text`) has stood there all its turns.
+
+        >>> g = Game("star", 2)
+        >>> _ = g.play("d4-i5"); _ = g.play("a14-e13"); _ = g.play("a4-e5")
+        >>> g.stayed("i5"), g.stayed("a1"), g.stayed("e13"), g.stayed("d4")
+        (1, 2, 0, 0)
+        """
+        c = self.topology.index(cell)
+        if not self.occ[c]:
+            return 0
+        return self.turns_taken(self.occ[c] - 1, self._arrivals().get(c, 0))
+
+    def _arrivals(self) -> dict[int, int]:
+        """``{cell: ply}``: from which ply on the piece on each cell has stood there, for
+        the cells a recorded move ended on (the others: since ply 0). Worked out once per
+        position."""
+        history = self.history
+        key = (len(history), history[-1] if history else None)
+        cached = self.__dict__.get("_arrival_cache")
+        if cached is not None and cached[0] == key:
+            return cached[1]
+        arrivals = {}
+        base = self.ply - len(history)
+        for i, (_p, path, _finished) in enumerate(history):
+            if path:
+                arrivals[path[-1]] = arrivals[path[0]] = base + i + 1  # (a swap moves both)
+        self._arrival_cache = (key, arrivals)
+        return arrivals
+
     def camp_filled(self, player: int, occ: bytearray | None = None) -> bool:
-        """The fill rule (:data:`FILL_RULES`): ``player``'s target camp is full, holds at
-        least one of its pieces, and (``"bounded"``) every other piece in it belongs to a
-        player who has finished or has had :attr:`fill_bound` turns to leave. Always
-        False under ``"swap"``. ``occ``: another board of the same game (for bots).
+        """The fill rule (:data:`FILL_RULES`): ``player``'s target camp is full and holds
+        at least one of its pieces; ``"bounded"``: every other piece in it is a blocker's,
+        one whose owner has finished or that has stood there :attr:`fill_bound` of its
+        owner's turns (:meth:`stayed`). Always False under ``"swap"``. ``occ``: another
+        board of the same game (for bots; a piece it moved has just arrived).
 
         >>> g = Game.custom("star", 6, {0: ["d14", "c14", "b14", "a14", "c15", "b15",
         ...                                 "a15", "b16", "a16"], 3: ["a17"]})
-        >>> g.camp_filled(0), g.fill_bound, g.turns_taken(3)
+        >>> g.camp_filled(0), g.fill_bound, g.stayed("a17")
         (False, 30, 0)
         >>> g.fill_rule = "literal"; g.camp_filled(0)
         True
         """
         if self.fill_rule == "swap":
             return False
-        occ = self.occ if occ is None else occ
+        board = self.occ if occ is None else occ
         own, mine = player + 1, False
-        others = set()
+        others = []
         for c in self.targets[player]:
-            v = occ[c]
+            v = board[c]
             if not v:
                 return False
             if v == own:
                 mine = True
-            else:
-                others.add(v - 1)
+            elif v - 1 not in self.finished:
+                others.append(c)
         if not mine or self.fill_rule == "literal":
             return mine
-        return all(q in self.finished or self.turns_taken(q) >= self.fill_bound
-                   for q in others)
+        bound = self.fill_bound
+        return all(board[c] == self.occ[c] and self.stayed(c) >= bound for c in others)
 
     def pieces_home(self, player: int) -> int:
         """How many of ``player``'s pieces stand in their target camp."""
