@@ -32,7 +32,8 @@
    default, bounded one (after): how many ended with the winner's pieces all home,
    by the fill rule, or at the move limit, the winner's pieces home at the end, and
    the games won with fewer than 9 pieces home without a real blocker in the camp
-   (a piece whose owner has neither finished nor had the bound's turns). ``--games``
+   (a piece that has stood there fewer of its owner's turns than the bound, and whose
+   owner has not finished). ``--games``
    per level and player count (100 by default; 5 with --quick), ``--levels``,
    ``--jobs`` worker processes:
 
@@ -350,8 +351,8 @@ def ending_game(rule: str, level: str, players: int, seed: int) -> dict:
     ``kind``: "all home" (every winner has all its pieces home), "fill rule" or
     "move limit" (a draw: the limit or every player blocked); ``home``: the fewest
     pieces home among the winners; ``genuine``: False when a winner finished by the fill
-    rule while a piece in its camp belonged to a player who had neither finished nor had
-    the bounded rule's turns (``Game.fill_bound``) at that moment.
+    rule while a piece of another player in its camp had stood there for fewer of its
+    owner's turns than the bound (``Game.fill_bound``) and its owner had not finished.
     """
     game = Game("star", players, move_limit=ENDING_LIMIT, fill_rule=rule)
     bots = [LEVELS[level].make(seed * 10 + p) for p in range(players)]
@@ -366,10 +367,9 @@ def ending_game(rule: str, level: str, players: int, seed: int) -> dict:
         if len(game.finished) > before:
             p = game.history[-1][0]
             if game.pieces_home(p) < game.pieces:
-                owners = {game.occ[c] - 1 for c in game.targets[p]} - {p}
-                genuine = genuine and all(q in game.finished
-                                          or game.turns_taken(q) >= game.fill_bound
-                                          for q in owners)
+                genuine = genuine and all(
+                    game.occ[c] == p + 1 or game.occ[c] - 1 in game.finished
+                    or game.stayed(c) >= game.fill_bound for c in game.targets[p])
     result = game.result()
     if not result.winners:
         return {"kind": "move limit", "home": None, "genuine": True, "plies": game.ply}
@@ -415,9 +415,9 @@ def bench_endings(levels: list[str], games: int, jobs: int) -> None:
                       f"{statistics.mean(d['plies'] for d in done):6.0f}")
     bound = Game("star", 6).fill_bound
     print(f"   bounded: another player's piece fills a camp only once its owner has finished or "
-          f"had {bound} turns;")
+          f"it has stood there {bound} of its owner's turns;")
     print("   <9, no blocker: won with fewer than 9 of 10 pieces home while a piece in the camp "
-          "was not a blocker's;")
+          "was not a blocker's (by that test);")
     print(f"   limit: a draw at {ENDING_LIMIT} plies or when every player was blocked; "
           "plies: mean game length")
 

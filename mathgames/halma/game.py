@@ -531,11 +531,11 @@ class Game:
             cells = self.cells[p]
             cells[cells.index(start)] = end
         self.ply += 1
-        finished_now = p not in self.finished and self._has_finished(p)
-        if finished_now:
-            self.finished[p] = self.ply - 1
-        self.history.append((p, path, finished_now))
+        self.history.append((p, path, False))
         self.to_move = (p + 1) % self.players
+        if p not in self.finished and self._has_finished(p):  # (on the position after)
+            self.finished[p] = self.ply - 1
+            self.history[-1] = (p, path, True)
         self._over = self._ends_now() or (not path and self._blocked())
 
     def _ends_now(self) -> bool:
@@ -830,8 +830,8 @@ class Game:
                     raise CorruptSaveError(f"line {line}: {quoted(item)} is not player@move")
                 finished[int(who)] = int(when)
         game.occ, game.cells, game.to_move, game.ply = occ, cells, to_move, ply
-        game.finished = finished  # (a finisher's pieces count as finished for the others)
-        for who in finished:
+        for who, when in finished.items():  # (with those who finished before, as in play)
+            game.finished = {q: at for q, at in finished.items() if at < when}
             if not game._has_finished(who):
                 raise CorruptSaveError(f"line {line}: player {who} has not finished")
         extra = set(fields) - {"board", "players", "pieces", "move limit", "fill rule",
