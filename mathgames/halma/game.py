@@ -604,9 +604,12 @@ class Game:
         >>> [g.turns_taken(p) for p in range(3)], g.turns_taken(0, since=1)
         ([2, 1, 1], 1)
         """
+        player = self._player(player)
+        if not _whole(since) or since < 0:
+            raise InvalidMoveError(f"{quoted(since)} is not a ply (a whole number from 0)")
         n = self.players
         starter = (self.to_move - self.ply) % n  # who moved at ply 0
-        first = since + (self._player(player) - starter - since) % n
+        first = since + (player - starter - since) % n
         return len(range(first, self.ply, n))
 
     def stayed(self, cell: int | str) -> int:
@@ -655,6 +658,7 @@ class Game:
         >>> g.fill_rule = "literal"; g.camp_filled(0)
         True
         """
+        player = self._player(player)
         if self.fill_rule == "swap":
             return False
         board = self.occ if occ is None else occ
