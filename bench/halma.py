@@ -389,20 +389,20 @@ def bench_endings(levels: list[str], games: int, jobs: int) -> None:
     print(f"{'rule':8} {'level':7} {'players':>7} {'games':>5} {'all home':>8} {'fill rule':>9} "
           f"{'limit':>5} {'winner home: min':>16} {'mean':>5} {'<9 home':>7} "
           f"{'<9, no blocker':>14} {'plies':>6}")
-    tasks = [(rule, level, players, seed) for level in levels for players in (6, 3)
-             for rule in ("literal", "bounded") for seed in range(games)]
-    if jobs > 1:
-        with ProcessPoolExecutor(jobs) as pool:
-            outcomes = list(pool.map(_ending_task, tasks, chunksize=1))
-    else:
-        outcomes = [_ending_task(task) for task in tasks]
-    rows: dict[tuple[str, str, int], list[dict]] = {}
-    for (rule, level, players, _seed), outcome in zip(tasks, outcomes, strict=True):
-        rows.setdefault((rule, level, players), []).append(outcome)
-    for level in levels:
+    for level in levels:  # one level at a time, so that a long run shows its rows as it goes
+        tasks = [(rule, level, players, seed) for players in (6, 3)
+                 for rule in ("literal", "bounded") for seed in range(games)]
+        if jobs > 1:
+            with ProcessPoolExecutor(jobs) as pool:
+                outcomes = list(pool.map(_ending_task, tasks, chunksize=1))
+        else:
+            outcomes = [_ending_task(task) for task in tasks]
+        rows: dict[tuple[str, int], list[dict]] = {}
+        for (rule, _level, players, _seed), outcome in zip(tasks, outcomes, strict=True):
+            rows.setdefault((rule, players), []).append(outcome)
         for players in (6, 3):
             for rule in ("literal", "bounded"):
-                done = rows[(rule, level, players)]
+                done = rows[(rule, players)]
                 kinds = [d["kind"] for d in done]
                 homes = [d["home"] for d in done if d["home"] is not None]
                 few = [d for d in done if d["home"] is not None and d["home"] < 9]
@@ -412,7 +412,7 @@ def bench_endings(levels: list[str], games: int, jobs: int) -> None:
                       f"{min(homes) if homes else '-':>16} "
                       f"{statistics.mean(homes) if homes else 0:5.2f} {len(few):7d} "
                       f"{sum(1 for d in few if not d['genuine']):14d} "
-                      f"{statistics.mean(d['plies'] for d in done):6.0f}")
+                      f"{statistics.mean(d['plies'] for d in done):6.0f}", flush=True)
     bound = Game("star", 6).fill_bound
     print(f"   bounded: another player's piece fills a camp only once its owner has finished or "
           f"it has stood there {bound} of its owner's turns;")
