@@ -439,11 +439,14 @@ def _table_game(settings: Mapping[str, Any]) -> Any:
     from mathgames.halma.game import Game as HalmaGame
 
     limit = settings.get("move_limit")
+    # a table opened before the fill rule was a setting replays under the literal rule
+    rule = settings.get("fill_rule", "literal")
     placement = settings.get("placement")
     if placement:
         return HalmaGame.custom(game, seats, {int(p): list(cells) for p, cells
-                                              in placement.items()}, move_limit=limit)
-    return HalmaGame(game, seats, move_limit=limit)
+                                              in placement.items()}, move_limit=limit,
+                                fill_rule=rule)
+    return HalmaGame(game, seats, move_limit=limit, fill_rule=rule)
 
 
 def triomino_action(game: Any, text: str) -> Any:

@@ -257,26 +257,30 @@ class SearchBot(_Bot):
         return self._ordered(p, pairs)[: self.width]
 
     def _make(self, p: int, a: int, b: int) -> None:
-        self.occ[a] = 0
+        other = self.occ[b]  # non-zero only in a swap (the swap rule): it goes to a
+        self.occ[a] = other
+        if other:
+            self._shift(other - 1, b, a)
         self.occ[b] = p + 1
+        self._shift(p, a, b)
+
+    def _unmake(self, p: int, a: int, b: int) -> None:
+        other = self.occ[a]  # a swapped piece goes back
+        self.occ[b] = other
+        if other:
+            self._shift(other - 1, a, b)
+        self.occ[a] = p + 1
+        self._shift(p, b, a)
+
+    def _shift(self, p: int, a: int, b: int) -> None:
+        """Player ``p``'s piece moves from ``a`` to ``b`` in the search's lists."""
         cells = self.cells[p]
         cells[cells.index(a)] = b
         self.remaining[p] += self.costs[p][b] - self.costs[p][a]
 
-    def _unmake(self, p: int, a: int, b: int) -> None:
-        self.occ[b] = 0
-        self.occ[a] = p + 1
-        cells = self.cells[p]
-        cells[cells.index(b)] = a
-        self.remaining[p] += self.costs[p][a] - self.costs[p][b]
-
     def _filled(self, p: int) -> bool:
-        occ, own, mine = self.occ, p + 1, False
-        for c in self.game.targets[p]:
-            if not occ[c]:
-                return False
-            mine = mine or occ[c] == own
-        return mine
+        """The game's fill rule on the search's board."""
+        return self.game.camp_filled(p, self.occ)
 
     def _score(self, me: int, depth_left: int) -> float:
         mine = self.remaining[me]
