@@ -33,9 +33,10 @@ GAMES = ("triomino.ipynb", "mosaic.ipynb", "matematiko.ipynb", "halma.ipynb",
 PYODIDE_FILES = ("pyodide.js", "pyodide.asm.js", "pyodide.asm.wasm", "python_stdlib.zip",
                  "pyodide-lock.json")
 #: The lesson that runs in the browser, and the wheels only it loads (Babel writes its
-#: numbers in each language; a game's page does without its 11 MB).
+#: numbers in each language, mistune its printable worksheet; a game's page does without
+#: their 11 MB).
 LESSON = "explore/mosaics.ipynb"
-LESSON_ONLY = ("babel-",)
+LESSON_ONLY = ("babel-", "mistune-")
 #: What the site is made of: a change to any of these builds it again.
 INPUTS = ("mathgames", "notebooks", "site-src", "pyproject.toml", ".gitignore")
 
@@ -132,8 +133,14 @@ def python_page(notebook: str, wheel_names: list[str], server: str) -> str:
 
     _ = translator("app")
     environment = {"MATHGAMES_STATIC_SITE": "1", "MATHGAMES_SERVER_URL": server}
+    # a lesson reads its own notebook (its printable worksheet is made from its text): the
+    # page writes it, in the page's language, where the lesson runs, as Voila would find it
+    files = ({code: {Path(notebook).name: (ROOT / "notebooks" / page_path(notebook, code))
+                     .read_text(encoding="utf-8")} for code in LANGUAGES}
+             if notebook == LESSON else {})
     config = {
         "cells": {code: page_cells(page_path(notebook, code)) for code in LANGUAGES},
+        "files": files,
         "wheels": wheel_names,
         "environment": environment,
         "titles": in_languages(lambda: page_title(notebook)),

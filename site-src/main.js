@@ -121,6 +121,9 @@ async function main() {
   for (const [key, value] of Object.entries(config.environment)) {
     pyodide.runPython(`import os; os.environ[${JSON.stringify(key)}] = ${JSON.stringify(value)}`);
   }
+  // the files a lesson reads where it runs (its own notebook, in the page's language)
+  const files = (config.files && (config.files[lang] || config.files.en)) || {};
+  for (const [name, text] of Object.entries(files)) pyodide.FS.writeFile(name, text);
   const manager = new PageManager();
   const output = document.getElementById("mg-page");
   let runtime = null;

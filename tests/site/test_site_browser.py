@@ -7,6 +7,7 @@ The site is built once (``site-src/build.py`` reuses ``site/`` when nothing it h
 
 from __future__ import annotations
 
+import base64
 import functools
 import http.server
 import shutil
@@ -240,5 +241,10 @@ def test_the_mosaics_lesson_runs_in_the_browser(page: Any, site_url: str) -> Non
     predict.locator(".mg-lesson-check").click()
     page.wait_for_function("() => document.querySelector('.mg-lesson-prediction')"
                            "?.textContent.trim().length > 0")
+    # the printable worksheet, made in the browser from the Polish notebook's own text
+    worksheet = page.locator("a.mg-lesson-worksheet")
+    assert worksheet.get_attribute("download") == "mosaics-pl-worksheet.html"
+    sheet = base64.b64decode(worksheet.get_attribute("href").split(",", 1)[1]).decode()
+    assert '<html lang="pl">' in sheet and "mg-space" in sheet and "<details>" not in sheet
     only_loopback(asked, site_url)
     assert page.mg_errors == []
