@@ -340,13 +340,16 @@ class Teacher:
         self.kept = self.page.value(trait="storage_value", storage_key=self.KEY)
         return self.code
 
-    async def press_call(self) -> None:
+    async def press_call(self) -> float:
         """Press "Call the next number" as a person would: once it is no longer greyed out
-        (after each call it rests a second, so that a double-click calls one number)."""
+        (after each call it rests a second, so that a double-click calls one number). The
+        moment it was pressed (``time.monotonic()``)."""
         await self.page.until(
             lambda: self.page.value("mg-call-button", trait="disabled") is False,
             "the call button, ready again")
+        pressed = time.monotonic()
         await self.page.click("mg-call-button")
+        return pressed
 
     def progress(self) -> tuple[int, int]:
         """(numbers called, students still thinking), as the teacher's page shows them."""
@@ -493,8 +496,7 @@ class ClassGame:
         teacher = self.teacher
         assert teacher is not None
         k = len(self.cards)
-        pressed = time.monotonic()
-        await teacher.press_call()
+        pressed = await teacher.press_call()
         await teacher.page.until(lambda: teacher.progress()[0] == k + 1, f"call {k + 1}")
         self.cards.append(teacher.called_now())
 
