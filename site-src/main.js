@@ -112,7 +112,9 @@ async function main() {
     if (!response.ok) throw new Error(`wheels/${name}: ${response.status}`);
     return new Uint8Array(await response.arrayBuffer());
   }));
-  const pyodide = await globalThis.loadPyodide({ indexURL: new URL("pyodide/", document.baseURI).href });
+  // started by the page itself (build.py), before this script loaded
+  const pyodide = await (globalThis.mgPyodide ||
+    globalThis.loadPyodide({ indexURL: new URL("pyodide/", document.baseURI).href }));
   mark("python");
   const wheels = await downloads;
   // the wheels, then the bytecode of their modules (compiled by the build: compiled-*.zip)
