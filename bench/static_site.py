@@ -4,11 +4,13 @@ Builds the site (or reuses it), serves it with a plain static file server on loo
 opens each game's page in headless Chromium: the bytes a first visit downloads (uncompressed:
 Python's file server sends no gzip; a host that compresses sends less), the time until the
 page's first panel is drawn and until the board is drawn (after "Start" on the games with a
-set-up panel), on a cold cache (a new browser profile) and a warm one (the same page again,
-the files revalidated). Then a Halma bot's move time in Pyodide against this CPython (the same
-pure-Python search, depth 4, 10 moves from the start).
+set-up panel), on a cold cache (an empty one) and a warm one (the same page again,
+the files revalidated; a new browser profile on disk, as a student's browser keeps one, or
+with ``--private`` an off-the-record one, where Chromium keeps no compiled code), with each
+page's own timeline (``mgTimes`` in site-src/main.js). Then a Halma bot's move time in
+Pyodide against this CPython (the same pure-Python search, depth 4, 10 moves from the start).
 
-    .venv/bin/python bench/static_site.py [--repeat 2]
+    .venv/bin/python bench/static_site.py [--repeat 2] [--private] [--pages halma ...]
 
 Goals (issue 58): the board within 8 s cold and 3 s warm; a first visit at most 20 MB.
 """
@@ -24,6 +26,7 @@ import sys
 import tempfile
 import threading
 import time
+import urllib.request
 from pathlib import Path
 from typing import Any
 
@@ -105,6 +108,9 @@ def main() -> None:
         ("127.0.0.1", 0), functools.partial(_Quiet, directory=str(site)))
     threading.Thread(target=server.serve_forever, daemon=True).start()
     base = f"http://127.0.0.1:{server.server_address[1]}"
+    with urllib.request.urlopen(f"{base}/pyodide/pyodide.asm.wasm") as response:
+        # application/wasm: the browser compiles it as it streams in, and keeps the code
+        print(f"pyodide.asm.wasm served as {response.headers['Content-Type']}")
     from playwright.sync_api import sync_playwright
 
     print(f"{'page':18} {'first visit MB':>14} {'panel cold s':>12} {'board cold s':>12}"
