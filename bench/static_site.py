@@ -4,11 +4,13 @@ Builds the site (or reuses it), serves it with a plain static file server on loo
 opens each game's page in headless Chromium: the bytes a first visit downloads (uncompressed:
 Python's file server sends no gzip; a host that compresses sends less), the time until the
 page's first panel is drawn and until the board is drawn (after "Start" on the games with a
-set-up panel), on a cold cache (a new browser profile) and a warm one (the same page again,
-the files revalidated). Then a Halma bot's move time in Pyodide against this CPython (the same
-pure-Python search, depth 4, 10 moves from the start).
+set-up panel), on a cold cache (an empty one) and a warm one (the same page again,
+the files revalidated; a new browser profile on disk, as a student's browser keeps one, or
+with ``--private`` an off-the-record one, where Chromium keeps no compiled code), with each
+page's own timeline (``mgTimes`` in site-src/main.js). Then a Halma bot's move time in
+Pyodide against this CPython (the same pure-Python search, depth 4, 10 moves from the start).
 
-    .venv/bin/python bench/static_site.py [--repeat 2]
+    .venv/bin/python bench/static_site.py [--repeat 2] [--private] [--pages halma ...]
 
 Goals (issue 58): the board within 8 s cold and 3 s warm; a first visit at most 20 MB.
 """
@@ -21,8 +23,10 @@ import http.server
 import statistics
 import subprocess
 import sys
+import tempfile
 import threading
 import time
+import urllib.request
 from pathlib import Path
 from typing import Any
 
@@ -55,8 +59,10 @@ class _Quiet(http.server.SimpleHTTPRequestHandler):
         """No line per request."""
 
 
-def visit(context: Any, url: str, ready: str, click: str | None) -> tuple[float, float, int]:
-    """Open ``url`` in ``context``: seconds to the first panel, to the board, bytes received."""
+def visit(context: Any, url: str, ready: str,
+          click: str | None) -> tuple[float, float, int, dict[str, int]]:
+    """Open ``url`` in ``context``: seconds to the first panel, to the board, bytes received,
+    and the page's own timeline (``mgTimes``: ms from the request to the end of each step)."""
     page = context.new_page()
     session = context.new_cdp_session(page)
     session.send("Network.enable")
@@ -71,49 +77,82 @@ def visit(context: Any, url: str, ready: str, click: str | None) -> tuple[float,
         page.locator(click).click()
     page.locator(".mathgames-board").first.wait_for(state="visible", timeout=180_000)
     board = time.monotonic() - started
+    steps = page.evaluate("() => ({...globalThis.mgTimes, board: Math.round(performance.now())})")
     page.wait_for_timeout(500)  # the last files (fonts) the board asked for
     page.close()
-    return panel, board, received[0]
+    return panel, board, received[0], steps
+
+
+def timeline(visits: list[dict[str, int]]) -> str:
+    """The median of each step over ``visits``, in the order the steps end."""
+    steps = sorted(visits[0], key=lambda step: visits[0][step])
+    return " ".join(f"{step} {statistics.median(v.get(step, 0) for v in visits) / 1000:.2f}"
+                    for step in steps)
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--repeat", type=int, default=2)
+    parser.add_argument("--pages", nargs="*", help="only these pages (default: all)")
+    parser.add_argument("--site", type=Path,
+                        help="measure this built site as it is (default: make site, then site/)")
+    parser.add_argument("--private", action="store_true",
+                        help="measure in off-the-record contexts (no compiled-code cache)")
     args = parser.parse_args()
-    subprocess.run([sys.executable, str(ROOT / "site-src" / "build.py")], check=True)
-    site = ROOT / "site"
+    site = args.site or ROOT / "site"
+    if not args.site:
+        subprocess.run([sys.executable, str(ROOT / "site-src" / "build.py")], check=True)
     files = [p for p in site.rglob("*") if p.is_file()]
     print(f"site: {sum(p.stat().st_size for p in files) / 1e6:.1f} MB in {len(files)} files")
     server = http.server.ThreadingHTTPServer(
         ("127.0.0.1", 0), functools.partial(_Quiet, directory=str(site)))
     threading.Thread(target=server.serve_forever, daemon=True).start()
     base = f"http://127.0.0.1:{server.server_address[1]}"
+    with urllib.request.urlopen(f"{base}/pyodide/pyodide.asm.wasm") as response:
+        # application/wasm: the browser compiles it as it streams in, and keeps the code
+        print(f"pyodide.asm.wasm served as {response.headers['Content-Type']}")
     from playwright.sync_api import sync_playwright
 
     print(f"{'page':18} {'first visit MB':>14} {'panel cold s':>12} {'board cold s':>12}"
           f" {'panel warm s':>12} {'board warm s':>12}")
-    with sync_playwright() as playwright:
+    timelines: list[tuple[str, dict[str, list[dict[str, int]]]]] = []
+    pages = [page for page in PAGES if not args.pages or page[0] in args.pages]
+    with sync_playwright() as playwright, tempfile.TemporaryDirectory() as profiles:
         browser = playwright.chromium.launch(executable_path=chromium_path(), headless=True,
                                              args=CHROMIUM_FLAGS)
-        for name, ready, click in PAGES:
-            cold, warm, sizes = [], [], []
+
+        def new_profile() -> Any:
+            """A browser with an empty cache: off the record (--private, as an incognito
+            window: Chromium keeps no compiled code there) or a new profile on disk."""
+            size = {"width": 1280, "height": 900}
+            if args.private:
+                return browser.new_context(viewport=size)
+            return playwright.chromium.launch_persistent_context(
+                tempfile.mkdtemp(dir=profiles), executable_path=chromium_path(),
+                headless=True, args=CHROMIUM_FLAGS, viewport=size)
+
+        for name, ready, click in pages:
+            cold, warm, sizes, steps = [], [], [], {"cold": [], "warm": []}
             for _ in range(args.repeat):
-                context = browser.new_context(viewport={"width": 1280, "height": 900})
+                context = new_profile()
                 url = f"{base}/{name}.html?lang=en"
-                panel, board, size = visit(context, url, ready, click)
+                panel, board, size, first = visit(context, url, ready, click)
                 cold.append((panel, board))
                 sizes.append(size)
-                warm.append(visit(context, url, ready, click)[:2])
+                *again, _, second = visit(context, url, ready, click)
+                warm.append(again)
+                steps["cold"].append(first)
+                steps["warm"].append(second)
                 context.close()
+            timelines.append((name, steps))
             med = [statistics.median(x) for x in zip(*cold, strict=True)]
             medw = [statistics.median(x) for x in zip(*warm, strict=True)]
-            print(f"{name:18} {max(sizes) / 1e6:14.1f} {med[0]:12.1f} {med[1]:12.1f}"
-                  f" {medw[0]:12.1f} {medw[1]:12.1f}")
+            print(f"{name:18} {max(sizes) / 1e6:14.1f} {med[0]:12.2f} {med[1]:12.2f}"
+                  f" {medw[0]:12.2f} {medw[1]:12.2f}", flush=True)
         context = browser.new_context()
         page = context.new_page()
         page.goto(f"{base}/halma.html?lang=en")
         page.wait_for_function("() => !!globalThis.mgPython", timeout=180_000)
-        steps = page.evaluate("() => globalThis.mgTimes")
         pyodide_ms = page.evaluate("code => globalThis.mgPython.runPython(code)", BOT_MOVES)
         browser.close()
     namespace: dict[str, Any] = {}
@@ -123,7 +162,10 @@ def main() -> None:
     print(f"Halma bot (search, depth 4), median of 10 moves: Pyodide {pyodide_ms:.0f} ms,"
           f" CPython {sys.version.split()[0]} {cpython_ms:.0f} ms"
           f" ({pyodide_ms / cpython_ms:.1f} x)")
-    print("Halma's page, cold, ms from the script's start to the end of each step:", steps)
+    print("Each page's timeline: seconds from the request to the end of each step (median)")
+    for name, steps in timelines:
+        for cache, visits in steps.items():
+            print(f"  {name:18} {cache}: {timeline(visits)}")
     server.shutdown()
 
 

@@ -98,23 +98,27 @@ async function show(manager, output, message) {
 
 async function main() {
   const config = JSON.parse(document.getElementById("mg-config").textContent);
-  const started = performance.now();
   const lang = new URLSearchParams(location.search).get("lang") || "en";
   say(config.loading[lang] || config.loading.en);
   document.title = config.titles[lang] || config.titles.en;
   document.documentElement.lang = config.titles[lang] ? lang : "en";
-  const times = globalThis.mgTimes = {};  // milliseconds since the script started, by step
-  const mark = (step) => { times[step] = Math.round(performance.now() - started); };
+  // milliseconds since the page was asked for, at the end of each step (bench/static_site.py)
+  const times = globalThis.mgTimes = {};
+  const mark = (step) => { times[step] = Math.round(performance.now()); };
+  mark("script");
   // the wheels download while Pyodide starts: each is a file of this site
   const downloads = Promise.all(config.wheels.map(async (name) => {
     const response = await fetch(new URL(`wheels/${name}`, document.baseURI));
     if (!response.ok) throw new Error(`wheels/${name}: ${response.status}`);
     return new Uint8Array(await response.arrayBuffer());
   }));
-  const pyodide = await globalThis.loadPyodide({ indexURL: new URL("pyodide/", document.baseURI).href });
+  // started by the page itself (build.py), before this script loaded
+  const pyodide = await (globalThis.mgPyodide ||
+    globalThis.loadPyodide({ indexURL: new URL("pyodide/", document.baseURI).href }));
   mark("python");
   const wheels = await downloads;
-  for (const wheel of wheels) pyodide.unpackArchive(wheel, "wheel");
+  // the wheels, then the bytecode of their modules (compiled by the build: compiled-*.zip)
+  wheels.forEach((wheel, i) => pyodide.unpackArchive(wheel, config.wheels[i].endsWith(".zip") ? "zip" : "wheel"));
   mark("wheels");
   // the kernel's environment in Voila: the page's query string (its language)
   pyodide.runPython(`import os; os.environ["QUERY_STRING"] = ${JSON.stringify(location.search.slice(1))}`);
@@ -128,22 +132,25 @@ async function main() {
   const output = document.getElementById("mg-page");
   let runtime = null;
   const send = (kind, payload, buffers) => fromPython(manager, runtime, output, kind, payload, buffers);
-  runtime = pyodide.pyimport("mathgames.site.browser").start(send);
+  const browser = pyodide.pyimport("mathgames.site.browser");
+  mark("imports");
+  runtime = browser.start(send);
   mark("shell");
   // a lesson has one copy per language; a game's page has one for all
   const cells = config.cells[lang] || config.cells.en;
-  for (const cell of cells) {
+  for (const [index, cell] of cells.entries()) {
     if (cell.html !== undefined) {
       const text = document.createElement("div");
       text.className = "mg-output mg-markdown";
       text.innerHTML = cell.html;  // the notebook's own text, rendered by the build
       output.appendChild(text);
     } else if (!runtime.run(cell.code)) break;
+    else if (index < 3) mark(`cell ${index + 1}`);
   }
   say("");
   mark("cells");
   globalThis.mgPython = pyodide;  // for the bench (bench/static_site.py) and the curious
-  document.body.dataset.mgReady = String(Math.round(performance.now() - started));
+  document.body.dataset.mgReady = String(times.cells);
 }
 
 main().catch((error) => {

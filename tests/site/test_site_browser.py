@@ -112,6 +112,10 @@ def test_halma_move_bot_answer_and_resume(page: Any, site_url: str, name: str) -
     loaded = page.evaluate("() => globalThis.mgPython.runPython("
                            "'import sys; \" \".join(sorted(sys.modules))')").split()
     assert not {"numpy", "bqplot", "babel", "numba"} & {name.split(".")[0] for name in loaded}
+    # the page imported the game's modules from the bytecode the build compiled (Pyodide
+    # writes none itself)
+    assert page.evaluate("() => globalThis.mgPython.runPython("
+                         "'import os, mathgames.halma.widget as m; os.path.exists(m.__cached__)')")
     only_loopback(asked, site_url)
     assert page.mg_errors == []
 
@@ -177,6 +181,23 @@ def test_mosaic_fills_a_puzzle_and_resumes(page: Any, site_url: str) -> None:
         "() => document.querySelectorAll('.mg-mosaic-board [data-filled]').length == 1")
     only_loopback(asked, site_url)
     assert page.mg_errors == []
+
+
+def test_the_game_pages_modules_are_compiled_for_pyodide(site: Path) -> None:
+    """The build compiled what a game's page imports with Pyodide's own Python (3.12: its
+    bytecode's magic number), as unchecked-hash .pyc files where Python looks for them."""
+    pages = site.joinpath("halma.html").read_text()
+    (compiled,) = site.glob("wheels/compiled-*.zip")
+    assert f'"{compiled.name}"' in pages
+    with zipfile.ZipFile(compiled) as archive:
+        names = set(archive.namelist())
+        code = archive.read("mathgames/halma/__pycache__/widget.cpython-312.pyc")
+    assert {"IPython/core/__pycache__/interactiveshell.cpython-312.pyc",
+            "ipywidgets/widgets/__pycache__/widget.cpython-312.pyc",
+            "mathgames/halma/__pycache__/bots.cpython-312.pyc"} <= names
+    assert not any(name.startswith(("babel/", "numpy/")) for name in names)
+    assert int.from_bytes(code[:2], "little") == 3531  # CPython 3.12's bytecode
+    assert int.from_bytes(code[4:8], "little") == 0b01  # hash-based, unchecked
 
 
 def test_language_from_the_address_and_links_within_the_site(page: Any, site_url: str) -> None:
