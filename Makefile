@@ -3,7 +3,7 @@
 #   make test   ruff and the whole pytest suite (unit, widget, notebooks, browser);
 #               installs Chromium and PostgreSQL first when missing (as root), or says how
 # Both create .venv when it is missing and reinstall only when pyproject.toml changed.
-# For a class:  make app CLASSROOM=1 [PASSWORD=secret] [MAX_KERNELS=40]
+# For a class:  make app CLASSROOM=1 [PASSWORD=secret] [MAX_KERNELS=40] [TRUSTED_PROXY=10.0.0.2]
 # Developers:   make lab   JupyterLab on http://127.0.0.1:8888 with a token
 
 PYTHON ?= python3
@@ -14,6 +14,7 @@ LAB_PORT ?= 8888
 CLASSROOM ?=
 PASSWORD ?=
 MAX_KERNELS ?=
+TRUSTED_PROXY ?=
 PYTEST_ARGS ?=
 # pytest workers (pytest-xdist; each test file stays on one worker): 0 runs in one process
 TEST_JOBS ?= 2
@@ -36,7 +37,8 @@ $(VENV)/.installed-test: pyproject.toml | $(BIN)/python
 app: $(VENV)/.installed-app
 	$(if $(PASSWORD),@MATHGAMES_PASSWORD="$(PASSWORD)") $(BIN)/python -m mathgames.app.serve \
 		--port $(PORT) \
-		$(if $(CLASSROOM),--classroom) $(if $(MAX_KERNELS),--max-kernels $(MAX_KERNELS))
+		$(if $(CLASSROOM),--classroom) $(if $(MAX_KERNELS),--max-kernels $(MAX_KERNELS)) \
+		$(if $(TRUSTED_PROXY),--trusted-proxy $(TRUSTED_PROXY))
 
 lab: $(VENV)/.installed-app
 	$(BIN)/python -m mathgames.app.serve --lab --port $(LAB_PORT)
