@@ -1,10 +1,12 @@
 # Two commands set everything up on a fresh machine (Debian, python3, make):
 #   make app    serve the Voila app on http://localhost:8866 (app pages only, loopback)
 #   make test   ruff and the whole pytest suite (unit, widget, notebooks, browser);
-#               installs Chromium and PostgreSQL first when missing (as root), or says how
+#               installs Chromium, PostgreSQL and HAProxy first when missing (as root),
+#               or says how
 # Both create .venv when it is missing and reinstall only when pyproject.toml changed.
 # For a class:  make app CLASSROOM=1 [PASSWORD=secret] [MAX_KERNELS=40] [TRUSTED_PROXY=10.0.0.2]
 # Developers:   make lab   JupyterLab on http://127.0.0.1:8888 with a token
+# Static site:  make site  the games in the browser (Pyodide) in site/, for any web host
 
 PYTHON ?= python3
 VENV ?= .venv
@@ -19,7 +21,7 @@ PYTEST_ARGS ?=
 # pytest workers (pytest-xdist; each test file stays on one worker): 0 runs in one process
 TEST_JOBS ?= 2
 
-.PHONY: app lab test chromium postgresql lint catalogs bench clean
+.PHONY: app lab test chromium postgresql haproxy lint catalogs bench clean site
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -43,9 +45,10 @@ app: $(VENV)/.installed-app
 lab: $(VENV)/.installed-app
 	$(BIN)/python -m mathgames.app.serve --lab --port $(LAB_PORT)
 
-# What the tests and benches need from the system: Chromium (browser tests) and a PostgreSQL
-# server package (classroom store tests). Installed with apt-get as root, or the command is shown,
-# naming the make command that needed it.
+# What the tests and benches need from the system: Chromium (browser tests), a PostgreSQL
+# server package (classroom store tests) and HAProxy (a school's server: two app servers behind
+# the proxy). Installed with apt-get as root, or the command is shown, naming the make command
+# that needed it.
 ENSURE := MATHGAMES_MAKE_GOAL="make $(or $(MAKECMDGOALS),test)" .ci/ensure
 chromium:
 	@$(ENSURE)-chromium
@@ -53,23 +56,32 @@ chromium:
 postgresql:
 	@$(ENSURE)-postgresql
 
+haproxy:
+	@$(ENSURE)-haproxy
+
 lint: $(VENV)/.installed-test
 	$(BIN)/ruff check mathgames tests bench conftest.py
 
-test: chromium postgresql lint
+test: chromium postgresql haproxy lint
 	$(BIN)/python -m pytest --nbval -n $(TEST_JOBS) --dist loadfile $(PYTEST_ARGS)
+
+# The static site (site/): the games in the browser with Pyodide, from PyPI and npm alone;
+# rebuilt only when something it holds changed. SERVER=URL names a class server to join.
+SERVER ?=
+site: $(VENV)/.installed-app
+	$(BIN)/python site-src/build.py $(if $(SERVER),--server "$(SERVER)")
 
 catalogs: $(VENV)/.installed-app
 	$(BIN)/python -m mathgames.core.i18n
 
 # The benches race OpenSpiel and compile the fast engine: the bench extra brings both.
-# The lesson-page and classroom benches drive Chromium and PostgreSQL, as the tests do.
+# The lesson-page and classroom benches drive Chromium, PostgreSQL and HAProxy, as the tests do.
 $(VENV)/.installed-bench: pyproject.toml | $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e ".[app,test,bench]"
 	touch $@ $(VENV)/.installed-test $(VENV)/.installed-app
 
-bench: chromium postgresql $(VENV)/.installed-bench
+bench: chromium postgresql haproxy $(VENV)/.installed-bench
 	for script in bench/*.py; do $(BIN)/python $$script || exit 1; done
 
 clean:
-	rm -rf $(VENV) .pytest_cache .hypothesis
+	rm -rf $(VENV) .pytest_cache .hypothesis site .site-cache

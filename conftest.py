@@ -1,4 +1,13 @@
-"""pytest set-up for the whole tree: nbval's notebook kernels start again if one dies at start.
+"""pytest set-up for the whole tree: Hypothesis's profiles, and nbval's notebook kernels start
+again if one dies at start.
+
+Hypothesis: with ``CI`` set to ``true`` or ``1`` (``.ci/run`` sets it; CI services do too) the
+``ci`` profile draws the same examples on every run (``derandomize=True``, each test's seed
+comes from the test itself, no example database), so that a red CI run is red again on any
+machine; a developer's run (the ``dev`` profile) draws new examples every time and keeps
+failing ones in ``.hypothesis/`` to try first next time. ``HYPOTHESIS_PROFILE=ci`` (or
+``dev``) chooses one by hand; the pytest header says which ran, and how to draw that run's
+examples again.
 
 A kernel takes the ports its manager found free a moment before; while the other test worker
 drives browsers and servers, an outgoing connection can take one of them first, and the kernel
@@ -11,10 +20,43 @@ logged, and after the last attempt it is in the error.
 from __future__ import annotations
 
 import logging
+import os
 import tempfile
 from typing import Any
 
 import nbval.kernel
+from hypothesis import settings
+
+settings.register_profile("ci", derandomize=True, database=None, print_blob=True)
+settings.register_profile("dev", print_blob=True)
+
+
+def hypothesis_profile(environ: Any = os.environ) -> str:
+    """The Hypothesis profile of a run: ``HYPOTHESIS_PROFILE`` if set, else ``ci`` when
+    ``CI`` is ``true`` or ``1``, else ``dev``.
+
+    >>> hypothesis_profile({"CI": "true"}), hypothesis_profile({}), hypothesis_profile(
+    ...     {"CI": "true", "HYPOTHESIS_PROFILE": "dev"})
+    ('ci', 'dev', 'dev')
+    """
+    chosen = environ.get("HYPOTHESIS_PROFILE")
+    if chosen:
+        return chosen
+    return "ci" if environ.get("CI", "").strip().lower() in ("true", "1") else "dev"
+
+
+HYPOTHESIS_PROFILE = hypothesis_profile()
+settings.load_profile(HYPOTHESIS_PROFILE)  # every xdist worker loads this file, and so it
+
+
+def pytest_report_header() -> list[str]:
+    """Which Hypothesis profile ran, and how to draw the same examples again."""
+    if settings.default.derandomize:
+        how = "the same examples every run (derandomize=True); HYPOTHESIS_PROFILE=ci repeats it"
+    else:
+        how = ("new examples every run; a failure prints its example and a "
+               "@reproduce_failure blob, and .hypothesis/ tries it first next run")
+    return [f"hypothesis: the {HYPOTHESIS_PROFILE!r} profile: {how}"]
 
 #: How many kernels a notebook may try to start before its cells fail.
 KERNEL_ATTEMPTS = 3

@@ -27,6 +27,17 @@
    plays with ``max_moves=200``, its cap of 200 turns (it counts each hop of a
    jump chain as an action). Best of 3 interleaved rounds; the fast engine is
    warmed up (compiled, or loaded from numba's cache) before the clock starts.
+5. How bot games end (``--only 5``): seeded 6-player and 3-player star games, every
+   seat one bot level, under the rule sheet's literal fill rule (before) and the
+   default, bounded one (after): how many ended with the winner's pieces all home,
+   by the fill rule, or at the move limit, the winner's pieces home at the end, and
+   the games won with fewer than 9 pieces home without a real blocker in the camp
+   (a piece that has stood there fewer of its owner's turns than the bound, and whose
+   owner has not finished). ``--games``
+   per level and player count (100 by default; 5 with --quick), ``--levels``,
+   ``--jobs`` worker processes:
+
+       .venv/bin/python bench/halma.py --only 5 --levels easy medium --jobs 2
 """
 
 from __future__ import annotations
@@ -37,6 +48,7 @@ import random
 import statistics
 import sys
 import time
+from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
@@ -45,7 +57,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from halma_reference import reference_moves
 
 from mathgames.halma.bitboard import BitBoard, random_playout
-from mathgames.halma.bots import GreedyBot, RandomBot, SearchBot
+from mathgames.halma.bots import LEVELS, GreedyBot, RandomBot, SearchBot
 from mathgames.halma.fastplay import FastEngine, engine_mode
 from mathgames.halma.game import Game, pair_moves
 from mathgames.halma.solutions import HOW_FOUND, HOW_MET, SOLUTIONS
@@ -330,14 +342,105 @@ def bench_crossings(quick: bool) -> None:
     print("   the start turned round and played backwards); cpu s: CPU seconds of the search")
 
 
+ENDING_LIMIT = 3000  # plies: a bot game that goes on this long is a draw
+
+
+def ending_game(rule: str, level: str, players: int, seed: int) -> dict:
+    """One seeded star game between bots of ``level`` under the fill ``rule``: how it ended.
+
+    ``kind``: "all home" (every winner has all its pieces home), "fill rule" or
+    "move limit" (a draw: the limit or every player blocked); ``home``: the fewest
+    pieces home among the winners; ``genuine``: False when a winner finished by the fill
+    rule while a piece of another player in its camp had stood there for fewer of its
+    owner's turns than the bound (``Game.fill_bound``) and its owner had not finished.
+    """
+    game = Game("star", players, move_limit=ENDING_LIMIT, fill_rule=rule)
+    bots = [LEVELS[level].make(seed * 10 + p) for p in range(players)]
+    genuine = True
+    while not game.is_over():
+        before = len(game.finished)
+        pair = bots[game.to_move].choose_pair(game)
+        if pair is None:
+            game.play("pass")
+        else:
+            game.push_unchecked(*pair)
+        if len(game.finished) > before:
+            p = game.history[-1][0]
+            if game.pieces_home(p) < game.pieces:
+                genuine = genuine and all(
+                    game.occ[c] == p + 1 or game.occ[c] - 1 in game.finished
+                    or game.stayed(c) >= game.fill_bound for c in game.targets[p])
+    result = game.result()
+    if not result.winners:
+        return {"kind": "move limit", "home": None, "genuine": True, "plies": game.ply}
+    home = min(game.pieces_home(w) for w in result.winners)
+    return {"kind": "all home" if home == game.pieces else "fill rule", "home": home,
+            "genuine": genuine, "plies": game.ply}
+
+
+def _ending_task(task: tuple[str, str, int, int]) -> dict:
+    return ending_game(*task)
+
+
+def bench_endings(levels: list[str], games: int, jobs: int) -> None:
+    """Section 5: how seeded bot games end, under the literal and the bounded fill rule."""
+    print(f"5. How bot games end on the star, {games} seeded games per level and player count "
+          f"(seeds 0-{games - 1}), literal fill rule (before) and bounded (after, the default)")
+    print(f"{'rule':8} {'level':7} {'players':>7} {'games':>5} {'all home':>8} {'fill rule':>9} "
+          f"{'limit':>5} {'winner home: min':>16} {'mean':>5} {'<9 home':>7} "
+          f"{'<9, no blocker':>14} {'plies':>6}")
+    for level in levels:  # one level at a time, so that a long run shows its rows as it goes
+        tasks = [(rule, level, players, seed) for players in (6, 3)
+                 for rule in ("literal", "bounded") for seed in range(games)]
+        if jobs > 1:
+            with ProcessPoolExecutor(jobs) as pool:
+                outcomes = list(pool.map(_ending_task, tasks, chunksize=1))
+        else:
+            outcomes = [_ending_task(task) for task in tasks]
+        rows: dict[tuple[str, int], list[dict]] = {}
+        for (rule, _level, players, _seed), outcome in zip(tasks, outcomes, strict=True):
+            rows.setdefault((rule, players), []).append(outcome)
+        for players in (6, 3):
+            for rule in ("literal", "bounded"):
+                done = rows[(rule, players)]
+                kinds = [d["kind"] for d in done]
+                homes = [d["home"] for d in done if d["home"] is not None]
+                few = [d for d in done if d["home"] is not None and d["home"] < 9]
+                print(f"{rule:8} {level:7} {players:7d} {len(done):5d} "
+                      f"{kinds.count('all home'):8d} {kinds.count('fill rule'):9d} "
+                      f"{kinds.count('move limit'):5d} "
+                      f"{min(homes) if homes else '-':>16} "
+                      f"{statistics.mean(homes) if homes else 0:5.2f} {len(few):7d} "
+                      f"{sum(1 for d in few if not d['genuine']):14d} "
+                      f"{statistics.mean(d['plies'] for d in done):6.0f}", flush=True)
+    bound = Game("star", 6).fill_bound
+    print(f"   bounded: another player's piece fills a camp only once its owner has finished or "
+          f"it has stood there {bound} of its owner's turns;")
+    print("   <9, no blocker: won with fewer than 9 of 10 pieces home while a piece in the camp "
+          "was not a blocker's (by that test);")
+    print(f"   limit: a draw at {ENDING_LIMIT} plies or when every player was blocked; "
+          "plies: mean game length")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--quick", action="store_true", help="a small run")
     parser.add_argument("--budget", type=float, default=0.05,
                         help="the search bot's seconds per move (default 0.05)")
-    parser.add_argument("--only", type=int, choices=[3, 4],
-                        help="run only this section (3: the crossings, 4: the random playouts)")
+    parser.add_argument("--only", type=int, choices=[3, 4, 5],
+                        help="run only this section (3: the crossings, 4: the random playouts, "
+                             "5: how bot games end)")
+    parser.add_argument("--games", type=int,
+                        help="section 5: games per level and player count (default 100)")
+    parser.add_argument("--levels", nargs="+", choices=list(LEVELS), default=list(LEVELS),
+                        help="section 5: the bot levels (default: all)")
+    parser.add_argument("--jobs", type=int, default=1,
+                        help="section 5: worker processes (default 1)")
     args = parser.parse_args()
+    endings = args.games or (5 if args.quick else 100)
+    if args.only == 5:
+        bench_endings(args.levels, endings, args.jobs)
+        return
     if args.only == 3:
         bench_crossings(args.quick)
         return
@@ -378,6 +481,8 @@ def main() -> None:
     print("4. Random playouts (uniform over legal moves, at most 200 plies), CPU time, "
           "best of 3 interleaved rounds")
     bench_playouts(args.quick)
+    print()
+    bench_endings(args.levels, endings, args.jobs)
 
 
 if __name__ == "__main__":

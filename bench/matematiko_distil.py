@@ -41,17 +41,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from matematiko_fit import FEATURES, compare_or_write, flat, line_features, stage_table
 
-from mathgames.matematiko.bots import (
-    _DIAGONAL_WEIGHT,
-    CELLS,
-    STAGES,
-    ExpertBot,
-    _line_contents,
-    _placement_gains,
-    _stage,
-    _tails,
-)
+from mathgames.matematiko.bots import _DIAGONAL_WEIGHT, CELLS, ExpertBot, _placement_gains, _tails
 from mathgames.matematiko.deck import shuffled_deck
+from mathgames.matematiko.lines import STAGES, line_contents, stage_of
 from mathgames.matematiko.odds import unseen_counts
 from mathgames.matematiko.weights import EXPERT_WEIGHTS, STAGE_WEIGHTS
 
@@ -97,7 +89,7 @@ def gain_features(grid: tuple[int | None, ...], card: int, called: tuple[int, ..
         return (features(after) - features(before)) * (_DIAGONAL_WEIGHT if diagonal else 1.0)
 
     rows = np.zeros((CELLS, FEATURES))
-    for gain, cell in _placement_gains(grid, _line_contents(grid), card, change):
+    for gain, cell in _placement_gains(grid, line_contents(grid), card, change):
         rows[cell] = gain
     return rows, np.array([cell is None for cell in grid])
 
@@ -138,7 +130,7 @@ def fit(games: int, jobs: int, pull: float = PULL) -> tuple:
     for seed, choices in enumerate(played):
         for grid, card, called, cell in choices:
             rows, empty = gain_features(grid, card, called)
-            per_stage[_stage(CELLS - len(called))].append((rows, empty, cell, seed < train_games))
+            per_stage[stage_of(CELLS - len(called))].append((rows, empty, cell, seed < train_games))
     stages = []
     print(f"{'numbers placed':>15} {'choices':>8} {'learned agree':>14} {'distilled agree':>16}")
     for stage, items in enumerate(per_stage):
@@ -153,7 +145,7 @@ def fit(games: int, jobs: int, pull: float = PULL) -> tuple:
                           options={"maxiter": 500})
         w = result.x[1:]
         test = ~train
-        moves = [k + 1 for k in range(CELLS - 1) if _stage(CELLS - 1 - k) == stage]
+        moves = [k + 1 for k in range(CELLS - 1) if stage_of(CELLS - 1 - k) == stage]
         print(f"{moves[0]:>7}-{moves[-1]:<7} {len(items):>8} "
               f"{agreement(x[test], empty[test], chosen[test], prior):>14.3f} "
               f"{agreement(x[test], empty[test], chosen[test], w):>16.3f}")

@@ -32,17 +32,9 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from mathgames.matematiko.bots import (
-    _DIAGONAL_WEIGHT,
-    CELLS,
-    STAGES,
-    StrongBot,
-    _line_contents,
-    _stage,
-    _tails,
-    _targets,
-)
+from mathgames.matematiko.bots import _DIAGONAL_WEIGHT, CELLS, StrongBot, _tails, _targets
 from mathgames.matematiko.deck import shuffled_deck
+from mathgames.matematiko.lines import STAGES, line_contents, stage_of
 from mathgames.matematiko.odds import unseen_counts
 from mathgames.matematiko.rules import score_grid
 from mathgames.matematiko.weights import POINTS, STAGE_WEIGHTS
@@ -81,7 +73,7 @@ def features(grid: list[int | None], called: tuple[int, ...], factor: float = 0.
     """Each (points, cards needed) feature's share of the plain evaluation of ``grid``."""
     tails = _tails(unseen_counts(called), CELLS - len(called))
     return sum((line_features(content, tails, factor) * (diagonal if line >= 10 else 1.0)
-                for line, content in enumerate(_line_contents(grid))), np.zeros(FEATURES))
+                for line, content in enumerate(line_contents(grid))), np.zeros(FEATURES))
 
 
 def _game(args: tuple[int, tuple | None]) -> tuple[list[np.ndarray], int]:
@@ -108,7 +100,7 @@ def fit(games: int, weights: tuple | None, jobs: int) -> tuple:
     stages = []
     print(f"{'numbers placed':>15} {'plain rmse':>11} {'fitted rmse':>12}")
     for stage in range(STAGES):
-        moves = [k for k in range(CELLS - 1) if _stage(CELLS - 1 - k) == stage]
+        moves = [k for k in range(CELLS - 1) if stage_of(CELLS - 1 - k) == stage]
         xs = x[:, moves, :].reshape(-1, FEATURES)
         ys = np.repeat(y, len(moves))
         fit_rows = np.repeat(train, len(moves))

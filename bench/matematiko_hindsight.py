@@ -26,15 +26,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from mathgames.matematiko.bots import (
-    CELL_LINES,
-    LEVELS,
-    _full_line_points,
-    _grid_points,
-    _line_contents,
-    play_deal,
-)
+from mathgames.matematiko.bots import LEVELS, play_deal
 from mathgames.matematiko.deck import shuffled_deck
+from mathgames.matematiko.lines import CELL_LINES, full_line_points, grid_points, line_contents
 from mathgames.matematiko.rules import COMBINATIONS, LINES, classify, score_grid
 
 SEED_BASE = 5_000_000
@@ -47,7 +41,7 @@ def line_score(grid: list[int], line: int) -> int:
     >>> line_score([7] * 4 + [1] + [2] * 20, 0)
     160
     """
-    return _full_line_points(tuple(sorted(grid[c] for c in CELLS[line])))[line >= 10]
+    return full_line_points(tuple(sorted(grid[c] for c in CELLS[line])))[line >= 10]
 
 
 def anneal(deal: list[int], steps: int, seed: int) -> tuple[int, list[int]]:
@@ -60,7 +54,7 @@ def anneal(deal: list[int], steps: int, seed: int) -> tuple[int, list[int]]:
     dice = random.Random(seed)
     grid = list(deal)
     dice.shuffle(grid)
-    total = _grid_points(_line_contents(grid))
+    total = grid_points(line_contents(grid))
     best, best_grid = total, list(grid)
     for step in range(steps):
         heat = 30.0 * (1 - step / steps) + 0.5
@@ -82,7 +76,7 @@ def anneal(deal: list[int], steps: int, seed: int) -> tuple[int, list[int]]:
 
 def tally(grid: list[int], counts: Counter[tuple[str, bool]]) -> None:
     """Count the combination each line of a full grid scores, by (name, is a diagonal)."""
-    for line, content in enumerate(_line_contents(grid)):
+    for line, content in enumerate(line_contents(grid)):
         counts[(classify(content), line >= 10)] += 1
 
 

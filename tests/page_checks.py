@@ -173,3 +173,23 @@ def wait_outputs(page: Any) -> None:
 def wait_layout(page: Any) -> None:
     page.wait_for_timeout(400)  # a resize: let the layout settle
     page.evaluate("() => new Promise(r => requestAnimationFrame(() => r(null)))")
+
+
+#: Text the back row of a classroom reads on a 1280x720 projector, at least this big (CSS
+#: px): about the height of a 64 px letter at 8 m on a 2 m wide screen.
+BACK_ROW_PX = 28.0
+#: The smallest font size (CSS px) of the visible text inside every element ``sel``
+#: matches (an SVG's text too), or null when none shows any text.
+SMALLEST_TEXT_JS = """sel => { let best = Infinity;
+  for (const root of document.querySelectorAll(sel)) {
+    const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
+    while (walker.nextNode()) { const node = walker.currentNode, e = node.parentElement;
+      if (!node.textContent.trim() || !e || e.getClientRects().length === 0) continue;
+      best = Math.min(best, e.getBoundingClientRect().height > 0
+        ? parseFloat(getComputedStyle(e).fontSize) : Infinity); } }
+  return best === Infinity ? null : best; }"""
+
+
+def smallest_text(page: Any, selector: str) -> float | None:
+    """The smallest font size (CSS px) of the text shown inside ``selector``."""
+    return page.evaluate(SMALLEST_TEXT_JS, selector)

@@ -15,11 +15,17 @@ from typing import Any
 
 import ipywidgets as w
 
-from mathgames.app.classroom_live import LiveFeed, classroom, message_html, query_value
+from mathgames.app.classroom_live import (
+    LiveFeed,
+    classroom,
+    message_html,
+    query_value,
+    read_pass,
+)
 from mathgames.classroom.session import ClassState
 from mathgames.classroom.store import Event, UnknownSessionError, normalize_code
 from mathgames.core.board_widget import BoardWidget
-from mathgames.core.errors import MathgamesError, read_save
+from mathgames.core.errors import MathgamesError
 from mathgames.core.i18n import translator
 from mathgames.core.svg import esc
 from mathgames.core.ui_widget import Confirm, EnterSubmits
@@ -32,6 +38,13 @@ _ = translator("classroom")
 
 #: Where the browser keeps the student's pass for the class (local storage).
 STORAGE_KEY = "classroom-class"
+#: What a student's page wakes for while the numbers are called: the teacher's events (its
+#: own placements it makes). Another student's placement changes nothing on this page until
+#: the 25th number; from then on it may change this student's place and the totals, so the
+#: page also wakes for placements (:data:`FINAL_KINDS`): N pages wake for each of N last
+#: placements once a game, not for the 25 x N placements of the whole game.
+CALLING_KINDS = frozenset({"call", "uncall", "again", "remove"})
+FINAL_KINDS = CALLING_KINDS | {"place"}
 
 
 class JoinPage(w.VBox):
@@ -104,14 +117,15 @@ class JoinPage(w.VBox):
     def rejoin(self, kept: str) -> None:
         """Take back the seat this browser kept (on reload); refuse a pass that is not valid."""
         try:
-            data = read_save(kept, "kept pass")
+            data = read_pass(kept, _("This device's pass for the class is damaged: join "
+                                     "again with the class code and your first name"))
             state = self.room.load_class(data["code"])
             self.room.check_student(state, data.get("pid"), data.get("token"))
         except UnknownSessionError:  # the teacher deleted the class: forget the pass
             self.board.storage_value = ""
             self._say_gone()
             return
-        except (MathgamesError, ValueError, KeyError, TypeError) as error:
+        except MathgamesError as error:
             self.message.value = message_html(str(error))
             return
         self._enter(state, data["pid"], data["token"])
@@ -126,12 +140,13 @@ class JoinPage(w.VBox):
         self.message.value = ""
         if self.feed is not None:
             self.feed.stop()
-        # A student's page changes only when the teacher calls, takes a number back, starts
-        # the next game or removes a student (its own placements it makes).
         self.feed = LiveFeed(self.room.store, state.code, state.seq, self._new_events,
-                             kinds=frozenset({"call", "uncall", "again", "remove"}),
-                             on_gone=self._gone).start()
+                             kinds=self._kinds(), on_gone=self._gone).start()
         self.redraw()
+
+    def _kinds(self) -> frozenset[str]:
+        """The events this page wakes for now (:data:`CALLING_KINDS`, :data:`FINAL_KINDS`)."""
+        return FINAL_KINDS if self.state is not None and self.state.is_over else CALLING_KINDS
 
     def ask_leave(self) -> None:
         """The Leave button: asked first while the game is under way; at once when it is
@@ -181,6 +196,8 @@ class JoinPage(w.VBox):
         if self.state.students.get(self.pid) is None:
             self._removed()
             return
+        if self.feed is not None:
+            self.feed.kinds = self._kinds()  # the others' last placements, after the 25th
         self.redraw()
         if (self.state.game, self.state.calls) != seen:
             self.board.say(self._status_text())  # a screen reader hears the new number
@@ -265,10 +282,10 @@ class JoinPage(w.VBox):
     def click(self, cell: str) -> None:
         """Place the next called number in ``cell`` ("a1".."e5")."""
         state = self.state
-        if state is None:
+        if state is None or self.pid not in state.students:
             return
         index = len(state.students[self.pid].cells)
-        if index >= len(state.calls):
+        if index >= len(state.calls) or state.students[self.pid].next_game:
             self.board.say(self._status_text())  # nothing to place: wait for the next number
             return
         card, game = state.calls[index], state.game
@@ -303,14 +320,21 @@ class JoinPage(w.VBox):
             return
         placed, called = len(student.cells), len(state.calls)
         current = state.calls[placed] if placed < called else None
+        if student.next_game:
+            current = None
         self.board.svg = render_grid(student.grid, current=current, code=state.code,
+                                     code_label=_("Class code"),
                                      player=student.name, placing=current is not None,
                                      calls=placed + 1 if current is not None else called,
                                      cursor=self.cursor)
         self.undo_button.disabled = not state.can_unplace(self.pid)
         text = self._status_text()
+        standing = next((s for s in state.standings() if s.pid == self.pid), None)
+        final = (f' data-rank="{standing.rank}"'
+                 if standing is not None and state.is_finished else "")
         self.status.value = (f'<p class="mg-join-line" data-placed="{placed}" '
-                             f'data-called="{called}" style="font-size:22px">{esc(text)}</p>')
+                             f'data-called="{called}"{final} style="font-size:22px">'
+                             f"{esc(text)}</p>")
 
     def _status_text(self) -> str:
         """What the student has to do now (the line above the grid)."""
@@ -319,6 +343,9 @@ class JoinPage(w.VBox):
         student = state.students[self.pid]
         placed, called = len(student.cells), len(state.calls)
         current = state.calls[placed] if placed < called else None
+        if student.next_game:
+            return _("You joined after this game's last number: you play from the next "
+                     "game. Wait for the teacher to start it.")
         if current is not None and called - placed > 1:
             text = _("Place the {card}: {n} called numbers to place").format(
                 card=current, n=called - placed)
@@ -327,7 +354,11 @@ class JoinPage(w.VBox):
         elif state.is_over:
             standing = next(s for s in state.standings() if s.pid == self.pid)
             text = _("Game over: {points} points, place {rank} of {n}").format(
-                points=standing.points, rank=standing.rank, n=len(state.students))
+                points=standing.points, rank=standing.rank, n=len(state.players()))
+            if still := len(state.waiting()):  # the place may change as they place
+                text += " · " + _.ngettext(
+                    "{n} student is still placing the last number",
+                    "{n} students are still placing the last number", still).format(n=still)
             if state.past:  # and over all the class's games so far
                 total = next(s for s in state.totals() if s.pid == self.pid)
                 text += " · " + _("all {games} games: {points} points, place {rank}").format(

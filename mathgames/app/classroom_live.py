@@ -11,12 +11,13 @@ on the event loop.
 True
 >>> join_address("http://127.0.0.1:8866/voila/render/teacher.ipynb?lang=en", "K3M9T",
 ...               lan_host="10.0.0.7")
-'http://10.0.0.7:8866/voila/render/join.ipynb?lang=en&code=K3M9T'
+'http://10.0.0.7:8866/voila/render/join.ipynb?code=K3M9T'
 """
 
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
 import os
 from collections.abc import Callable
@@ -27,8 +28,14 @@ from urllib.parse import parse_qs, urlsplit, urlunsplit
 from mathgames.app import address as address_module
 from mathgames.app.address import qr_svg
 from mathgames.classroom.service import Classroom
-from mathgames.classroom.store import Event, Store, UnknownSessionError, open_store
-from mathgames.core.i18n import get_language
+from mathgames.classroom.session import NotAllowedError
+from mathgames.classroom.store import (
+    Event,
+    Store,
+    StoreUnavailable,
+    UnknownSessionError,
+    open_store,
+)
 from mathgames.core.svg import esc
 
 __all__ = [
@@ -39,6 +46,7 @@ __all__ = [
     "message_html",
     "qr_svg",
     "query_value",
+    "read_pass",
 ]
 
 log = logging.getLogger("mathgames.classroom")
@@ -50,13 +58,42 @@ def message_html(text: str, role: str | None = "alert") -> str:
     """A class page's message as HTML: a refusal or a warning (``role="alert"``, read out
     at once by a screen reader), news (``"status"``, read when the reader is idle), or
     (``None``) a paragraph with no role, for news the page says to the reader itself.
+    A message is a sentence: it starts with a capital, whatever the error said.
 
     >>> message_html("There is no class K3M9T: check the code")
     '<p role="alert">There is no class K3M9T: check the code</p>'
-    >>> message_html("<b>", role="status"), message_html("A new game", role=None)
+    >>> message_html("<b>", role="status"), message_html("a new game", role=None)
     ('<p role="status">&lt;b&gt;</p>', '<p>A new game</p>')
     """
+    text = text[:1].upper() + text[1:]
     return f'<p role="{role}">{esc(text)}</p>' if role else f"<p>{esc(text)}</p>"
+
+
+def read_pass(kept: object, refusal: str) -> dict[str, str]:
+    """The fields of a pass a browser kept (its ``code``, and ``pid`` and ``token`` or only
+    ``token``), or :class:`NotAllowedError` with ``refusal`` (a sentence in the page's
+    language that says what to do) when the kept text is damaged: never a parser's words.
+
+    >>> read_pass('{"code": "K3M9T", "token": "t"}', "Join again")["code"]
+    'K3M9T'
+    >>> for kept in ("not JSON", "[1, 2, 3]", '{"code": 7}', None):
+    ...     try:
+    ...         read_pass(kept, "Join again")
+    ...     except NotAllowedError as error:
+    ...         print(error)
+    Join again
+    Join again
+    Join again
+    Join again
+    """
+    try:
+        data = json.loads(kept)  # type: ignore[arg-type]
+    except (TypeError, ValueError, RecursionError):
+        data = None
+    if (not isinstance(data, dict) or not isinstance(data.get("code"), str)
+            or not all(isinstance(data.get(key, ""), str) for key in ("pid", "token"))):
+        raise NotAllowedError(refusal)
+    return data
 
 
 def classroom() -> Classroom:
@@ -93,10 +130,12 @@ def join_address(page_url: str, code: str, page: str = "join.ipynb",
 
     ``page_url`` is the teacher's page address (Voila's ``VOILA_REQUEST_URL``);
     ``$MATHGAMES_PUBLIC_URL`` (the app's address as students reach it) wins
-    when set. A loopback host is replaced by this machine's network address.
+    when set. A loopback host is replaced by this machine's network address. The address
+    carries no language: each student's page follows their device's (Accept-Language)
+    unless they choose another.
     """
     public = os.environ.get("MATHGAMES_PUBLIC_URL", "").rstrip("/")
-    query = f"lang={get_language()}&code={code}"
+    query = f"code={code}"
     if public:
         return f"{public}/voila/render/{page}?{query}"
     parts = urlsplit(page_url or "http://localhost:8866/voila/render/teacher.ipynb")
@@ -117,13 +156,19 @@ class LiveFeed:
     teacher deleted the class, or it stood idle longer than the store keeps one) the
     feed ends and calls ``on_gone()``, within ``timeout`` s. :meth:`stop` ends it (a
     closed page's kernel is culled anyway).
+
+    A database that restarts does not end the feed: it tries again every
+    ``retry`` s (logging the outage once, and its end) and then delivers every event
+    stored meanwhile, since it reads from the last one it delivered.
     """
 
     def __init__(self, store: Store, code: str, after_seq: int,
                  on_events: Callable[[list[Event]], Any], timeout: float = 2.0,
                  kinds: frozenset[str] | None = None,
-                 on_gone: Callable[[], Any] | None = None) -> None:
+                 on_gone: Callable[[], Any] | None = None, retry: float = 1.0) -> None:
         self.store, self.code, self.seq = store, code, after_seq
+        self.retry = retry
+        self.outage = False  # the store did not answer the last time the feed asked
         self.kinds = kinds
         self.on_events = on_events
         self.on_gone = on_gone
@@ -158,10 +203,20 @@ class LiveFeed:
                 if self.on_gone is not None:
                     self.on_gone()
                 return
-            except Exception:  # a lost database connection: log, wait, try again
-                log.exception("live feed of %s failed; retrying", self.code)
-                await asyncio.sleep(1.0)
+            except StoreUnavailable as error:  # the database restarts: wait, try again
+                if not self.outage:
+                    log.warning("live feed of %s: the store does not answer (%s); "
+                                "trying again every %g s", self.code, error.detail, self.retry)
+                self.outage = True
+                await asyncio.sleep(self.retry)
                 continue
+            except Exception:  # anything else: log, wait, try again
+                log.exception("live feed of %s failed; retrying", self.code)
+                await asyncio.sleep(self.retry)
+                continue
+            if self.outage:
+                self.outage = False
+                log.warning("live feed of %s: the store answers again", self.code)
             if not events or not self.running:
                 continue
             self.seq = events[-1].seq

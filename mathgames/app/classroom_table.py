@@ -20,7 +20,13 @@ from typing import Any
 
 import ipywidgets as w
 
-from mathgames.app.classroom_live import LiveFeed, classroom, message_html, query_value
+from mathgames.app.classroom_live import (
+    LiveFeed,
+    classroom,
+    message_html,
+    query_value,
+    read_pass,
+)
 from mathgames.classroom.session import (
     TABLE_BOT_LEVELS,
     TABLE_GAMES,
@@ -31,7 +37,7 @@ from mathgames.classroom.session import (
 )
 from mathgames.classroom.store import Event, UnknownSessionError, normalize_code
 from mathgames.core.board_widget import BoardWidget
-from mathgames.core.errors import MathgamesError, read_save
+from mathgames.core.errors import MathgamesError
 from mathgames.core.i18n import format_number, translator
 from mathgames.core.levels import DEFAULT_LEVEL
 from mathgames.core.svg import TEXT_PALETTE, esc
@@ -239,14 +245,15 @@ class TablePage(w.VBox):
         if self.watching:
             return None
         try:
-            data = read_save(kept, "kept pass")
+            data = read_pass(kept, _("This device's pass for the table is damaged: join the "
+                                     "table again with its code and your first name"))
             state = self.room.load_table(data["code"])
             self.room.check_player(state, data.get("pid"), data.get("token"))
         except UnknownSessionError:  # its class was deleted: the browser forgets the pass
             self.board.storage_value = ""
             return self._tell(_("This table is no longer on the server: the teacher deleted "
                                 "its class."))
-        except (MathgamesError, ValueError, KeyError, TypeError) as error:
+        except MathgamesError as error:
             return self._fail(error)
         self._enter(state, data["pid"], data["token"])
         return None
@@ -309,6 +316,8 @@ class TablePage(w.VBox):
             state.fold(events)
             if state.ply != before:
                 self.selected, self.tile = None, None
+                if "mg-out-of-turn" in self.message.value:  # the turn has moved on
+                    self.message.value = ""
             if state.next_table is not None and self.seat >= 0:  # the others play again
                 return self._follow(lambda: self.room.follow(state, self.pid, self.token))
             if state.next_table is not None and self.watching:  # and are watched there
@@ -426,7 +435,14 @@ class TablePage(w.VBox):
     def click(self, cell: str) -> None:
         """A click on the board: choose a piece, then where it goes (or where a tile goes)."""
         state = self.state
-        if state is None or not state.started or state.is_over or state.to_move != self.seat:
+        if state is None or not state.started or state.is_over or self.watching:
+            return
+        if state.to_move != self.seat:  # a tap out of turn: say whose turn it is
+            text = _("It is {name}'s turn: wait for your turn").format(
+                name=state.player_name(state.to_move))
+            self.message.value = message_html(text, role="status").replace(
+                "<p ", '<p class="mg-out-of-turn" ', 1)
+            self.board.say(text)
             return
         if state.is_triomino:
             return self._place_tile(cell)

@@ -22,7 +22,14 @@ from urllib.parse import quote
 import bqplot as bq
 import ipywidgets as w
 
-from mathgames.app.classroom_live import LiveFeed, classroom, join_address, message_html, qr_svg
+from mathgames.app.classroom_live import (
+    LiveFeed,
+    classroom,
+    join_address,
+    message_html,
+    qr_svg,
+    read_pass,
+)
 from mathgames.classroom.session import (
     ClassState,
     Standing,
@@ -32,7 +39,7 @@ from mathgames.classroom.session import (
 )
 from mathgames.classroom.store import Event, UnknownSessionError, normalize_code
 from mathgames.core.board_widget import BoardWidget
-from mathgames.core.errors import MathgamesError, read_save, shorten
+from mathgames.core.errors import MathgamesError, shorten
 from mathgames.core.i18n import format_number, get_language, translator
 from mathgames.core.svg import esc
 from mathgames.core.ui_widget import Confirm, EnterSubmits
@@ -47,40 +54,62 @@ _ = translator("classroom")
 
 #: Where the teacher's browser keeps the class code and the teacher's token.
 STORAGE_KEY = "classroom-teacher"
+#: Seconds after a call by the button in which another click on it calls nothing.
+DOUBLE_CLICK = 1.0
+#: The projector view: what the back row reads at 28 px or more (8 m from a 2 m wide screen
+#: of 1280x720), and each stage of a class on one screen below the teacher's controls.
 STYLE = """<style>
 .mg-class-top-widget .widget-html-content, .mg-students .widget-html-content,
 .mg-call-progress .widget-html-content, .mg-ranking .widget-html-content,
 .mg-totals .widget-html-content { line-height: 1.3;
   white-space: normal; }
-.mg-class-code { font-size: 88px; line-height: 1.1; font-weight: bold; letter-spacing: 10px;
-  font-family: "DejaVu Sans Mono", monospace; margin: 4px 0 10px; }
-.mg-class-top { display: flex; flex-wrap: wrap; gap: 24px; align-items: center; }
+.mg-teacher-controls { flex-wrap: wrap; align-items: center; gap: 0 6px; }
+.mg-app .mg-stage { align-items: flex-start; gap: 8px 32px; flex-wrap: nowrap; }
+.mg-stage > .mg-call-progress, .mg-stage > .mg-ranking-box { flex: 1 1 0; min-width: 0; }
+@media (max-width: 700px) { .mg-app .mg-stage { flex-wrap: wrap; } }
+.mg-class-label { font-size: 28px; }
+.mg-class-code { font-size: 104px; line-height: 1.05; font-weight: bold; letter-spacing: 10px;
+  font-family: "DejaVu Sans Mono", monospace; margin: 0 0 6px; }
+.mg-class-top { display: flex; flex-wrap: wrap; gap: 8px 32px; align-items: center; }
 .mg-class-top svg.mg-qr { width: 240px; height: 240px; }
-.mg-address { font-size: 22px; word-break: break-all; }
-.mg-calling .mg-class-code { font-size: 48px; margin: 0 0 4px; }
+.mg-address { font-size: 28px; word-break: break-all; max-width: 880px; }
+.mg-calling .mg-class-top { display: block; width: 300px; }
+.mg-calling .mg-class-code { font-size: 56px; letter-spacing: 6px; margin: 0; }
 .mg-calling svg.mg-qr { width: 150px; height: 150px; }
-.mg-calling .mg-address { font-size: 18px; }
-.mg-students ul { columns: 4 180px; font-size: 19px; list-style: none; padding: 0; }
-.mg-students li { margin: 0; padding: 3px 0; break-inside: avoid; }  /* a margin would be
+.mg-calling .mg-address { font-size: 16px; }
+.mg-students h3, .mg-ranking h3, .mg-totals h3 { font-size: 28px; margin: 4px 0; }
+.mg-students ul { columns: 4 250px; font-size: 28px; list-style: none; padding: 0;
+  margin: 0; }
+.mg-students li { margin: 0; padding: 2px 0; break-inside: avoid; }  /* a margin would be
   cut at the top of every column but the first, which then sits lower */
-.mg-students small { font-size: 16px; }
-.mg-ranking table, .mg-totals table { border-collapse: collapse; font-size: 18px; }
+.mg-students small { font-size: 28px; color: #444; }
+.mg-students li[data-state="next"] { color: #555; }
+.mg-ranking-box { gap: 8px 40px; flex-wrap: wrap; }
+.mg-ranking table, .mg-totals table { border-collapse: collapse; font-size: 28px; }
 .mg-ranking :is(td, th), .mg-totals :is(td, th) { border: 1px solid #c8ced6;
-  padding: 4px 10px; }
+  padding: 2px 14px; }
 .mg-grids { display: flex; flex-wrap: wrap; gap: 10px; }
 .mg-grids figure { margin: 0; width: 230px; }
 .mg-closeup svg { display: block; width: 620px; max-width: 100%; height: auto; }
-.mg-call-progress { font-size: 24px; }
-.mg-call-progress p { font-size: 20px; margin: 6px 0; }
-.mg-called { display: flex; flex-wrap: wrap; gap: 8px 24px; align-items: center; }
-.mg-called-now { font-size: 88px; line-height: 1.1; font-weight: bold; min-width: 1.3em;
-  text-align: center; padding: 6px 18px; border: 3px solid #1a1a1a; border-radius: 14px;
+.mg-call-progress { font-size: 32px; }
+.mg-call-progress p { font-size: 32px; margin: 4px 0; }
+.mg-call-progress p.mg-called-list { font-size: 28px; }
+.mg-called { display: flex; gap: 8px 28px; align-items: flex-start; }
+.mg-called-now { font-size: 150px; line-height: 1.05; font-weight: bold; min-width: 1.3em;
+  text-align: center; padding: 4px 18px; border: 4px solid #1a1a1a; border-radius: 16px;
   background: #fff; color: #1a1a1a; }
 .mg-called-list { color: #333; }
+.mg-still-placing { color: #8a4b00; }
 .mg-seconds { flex-direction: row-reverse; }
 .mg-seconds .widget-label { margin: 0 0 0 8px; }
-.mg-chart-key { list-style: none; padding: 0; margin: 0 0 0 60px; font-size: 16px; }
+.mg-chart-key { list-style: none; padding: 0; margin: 0 0 0 85px; font-size: 20px; }
 .mg-chart-key span { display: inline-block; vertical-align: middle; }
+.mg-class-chart .bqplot :is(.axis, .mainheading) text, .mg-class-chart .bqplot .mainheading {
+  font-size: 20px !important; }
+a.mg-csv-link { display: inline-block; padding: 8px 16px; border: 1px solid #0b5cad;
+  border-radius: 4px; background: #fff; color: #0b5cad; font-size: 18px;
+  text-decoration: none; margin: 0 0 0 12px; }
+a.mg-csv-link:hover, a.mg-csv-link:focus { background: #e8f1fb; }
 </style>"""
 
 
@@ -98,6 +127,20 @@ def random_scores(calls: list[int], samples: int = 2000, seed: int = 0) -> list[
         rng.shuffle(grid)
         scores.append(sum(line.points for _i, line in full_lines(grid)))
     return scores
+
+
+def nice_ticks(top: float, count: int = 6,
+               steps: tuple[float, ...] = (10, 20, 25, 50, 100, 200, 250, 500)) -> list[float]:
+    """Tick values from 0 to ``top`` at the first of ``steps`` that needs at most ``count``
+    + 1 ticks (a chart's labels, large enough for the back row, need room).
+
+    >>> nice_ticks(464)
+    [0, 100, 200, 300, 400, 500]
+    >>> nice_ticks(0.16, steps=(0.01, 0.02, 0.05))
+    [0.0, 0.05, 0.1, 0.15, 0.2]
+    """
+    step = next((s for s in steps if top / s <= count), steps[-1])
+    return [round(k * step, 6) for k in range(int(-(-top // step)) + 1)]
 
 
 def ranking_table(title: str, standings: list[Standing]) -> str:
@@ -151,7 +194,7 @@ class TeacherPage(w.VBox):
         self.call_button = w.Button(description=_("Call the next number"),
                                     button_style="success", layout=w.Layout(width="auto"))
         self.call_button.add_class("mg-call-button")
-        self.call_button.on_click(lambda _b: self.call())
+        self.call_button.on_click(lambda _b: self.call_by_button())
         self.auto = w.Checkbox(value=False, description=_("Call a number every"), indent=False,
                                layout=w.Layout(width="auto"))
         self.auto.add_class("mg-auto-call")
@@ -164,7 +207,7 @@ class TeacherPage(w.VBox):
         # by mistake, and it sends nothing on Enter
         self.typed = w.Text(value="", description=_("Card"), placeholder="1-13",
                             style={"description_width": "initial"},
-                            layout=w.Layout(width="12em"))
+                            layout=w.Layout(width="9em"))
         self.typed.add_class("mg-typed-card")
         self.typed_button = w.Button(description=_("Call this card"),
                                      layout=w.Layout(width="auto"))
@@ -180,16 +223,24 @@ class TeacherPage(w.VBox):
         self.uncall_confirm = Confirm(self._uncall_question, self.uncall,
                                       lambda: (_("Yes, take it back"), _("No")))
         self.uncall_confirm.add_class("mg-uncall-confirm")
-        self.controls = w.VBox([
-            w.HBox([self.call_button, self.auto, self.seconds]),
-            w.HBox([w.HTML(esc(_("From a real deck:"))), self.typed, self.typed_button,
-                    self.enter_card]),
-            w.HBox([self.uncall_button]), self.uncall_confirm,
-        ])
+        self._resting = False  # the call button just called: a second click calls nothing
+        # the teacher's controls in one row above the projector view: a click there does
+        # not move what the class reads
+        row = w.HBox([self.call_button, self.auto, self.seconds,
+                      w.HTML(esc(_("From a real deck:"))), self.typed, self.typed_button,
+                      self.enter_card, self.uncall_button])
+        row.add_class("mg-teacher-controls")
+        self.controls = w.VBox([row, self.uncall_confirm])
         self.message = w.HTML("")
         self.message.add_class("mg-teacher-message")
         self.progress = w.HTML("")
         self.progress.add_class("mg-call-progress")
+        # the last number's placing can take a while: the teacher may show the results first
+        self._results_now = 0  # the game whose results the teacher asked for at once
+        self.show_now_button = w.Button(description=_("Show the results now"),
+                                        layout=w.Layout(width="auto", display="none"))
+        self.show_now_button.add_class("mg-show-results")
+        self.show_now_button.on_click(lambda _b: self.show_results_now())
         self.students = w.HTML("")
         self.students.add_class("mg-students")
         # a name that should not be on the projector: off the class
@@ -238,10 +289,13 @@ class TeacherPage(w.VBox):
         self.chart_box = w.VBox([])
         self.tables = w.HTML("")
         self.tables.add_class("mg-tables")
-        self.results = w.VBox([w.HBox([self.again_button]), self.again_confirm, self.ranking,
-                               self.totals,
+        # the ranking on the projector beside the code; the rest of the results below
+        self.ranking_box = w.HBox([self.ranking, self.totals])
+        self.ranking_box.add_class("mg-ranking-box")
+        self.ranking_box.layout.display = "none"
+        self.results = w.VBox([w.HBox([self.again_button, self.export]), self.again_confirm,
                                w.HBox([self.closeup_pick]), self.closeup, self.chart_box,
-                               self.grids, self.export])
+                               self.grids])
         self.results.add_class("mg-class-results")
         self.results.layout.display = "none"
         # the students' names leave the server when the teacher says (or after the days
@@ -253,16 +307,25 @@ class TeacherPage(w.VBox):
         self.delete_confirm = Confirm(self._delete_question, self.delete_class,
                                       lambda: (_("Yes, delete it"), _("No")))
         self.delete_confirm.add_class("mg-delete-confirm")
-        self.delete_box = w.VBox([w.HBox([self.delete_button]), self.delete_confirm],
-                                 layout=w.Layout(margin="32px 0 0 0"))
-        self.game = w.VBox([self.top, self.controls, self.message, self.progress, self.students,
-                            self.remove_box, self.results, self.tables, self.delete_box])
+        # another class, opened from the bottom while one shows (the top keeps to the class)
+        self.open_another = w.Button(description=_("Open a new class"),
+                                     layout=w.Layout(width="auto"))
+        self.open_another.add_class("mg-open-another")
+        self.open_another.on_click(lambda _b: self.open_class())
+        self.delete_box = w.VBox([w.HBox([self.open_another, self.delete_button]),
+                                  self.delete_confirm], layout=w.Layout(margin="32px 0 0 0"))
+        # the projector view: the number called (or the ranking) beside the class code
+        self.stage = w.HBox([self.progress, self.ranking_box, self.top])
+        self.stage.add_class("mg-stage")
+        self.game = w.VBox([self.controls, self.message, self.stage, self.show_now_button,
+                            self.students, self.results, self.remove_box, self.tables,
+                            self.delete_box])
         self.game.layout.display = "none"
         self.notice = w.HTML("")  # what became of a class this page no longer shows
         self.notice.add_class("mg-teacher-notice")
         self._chart_for: tuple[int, ...] | None = None
-        super().__init__([w.HTML(STYLE), w.HBox([self.open_button]), self.notice, self.keeper,
-                          self.game])
+        self.open_box = w.HBox([self.open_button])  # below, by Delete, once a class shows
+        super().__init__([w.HTML(STYLE), self.open_box, self.notice, self.keeper, self.game])
         self.add_class("mg-teacher-page")
         self.add_class("mg-app")  # the game pages' sizes for a projector and a phone
 
@@ -279,14 +342,15 @@ class TeacherPage(w.VBox):
     def resume(self, kept: str) -> None:
         """Take back the class this browser opened (after a reload)."""
         try:
-            data = read_save(kept, "kept pass")
+            data = read_pass(kept, _("This browser's pass for the class is damaged: open a "
+                                     "new class"))
             state = self.room.load_class(normalize_code(data["code"]))
             self.room.check_teacher(state, data.get("token"))
         except UnknownSessionError:  # deleted, or idle longer than a class is kept: forgotten
             self.keeper.storage_value = ""
             self._say_gone(normalize_code(data["code"]))
             return
-        except (MathgamesError, ValueError, KeyError, TypeError) as error:
+        except MathgamesError as error:
             self.notice.value = message_html(str(error))
             return
         self._enter(state, data["token"])
@@ -297,6 +361,7 @@ class TeacherPage(w.VBox):
         self._winner_shown = True
         self.keeper.storage_value = json.dumps({"code": state.code, "token": token})
         self.game.layout.display = None
+        self.open_box.layout.display = "none"
         self.notice.value = ""
         self.delete_confirm.hide()
         if self.feed is not None:
@@ -308,7 +373,7 @@ class TeacherPage(w.VBox):
                                      + esc(_("QR code of the address")) + '"', 1)
         self.top.value = (
             '<div class="mg-class-top"><div>'
-            f'<div style="font-size:22px">{esc(_("Class code"))}</div>'
+            f'<div class="mg-class-label">{esc(_("Class code"))}</div>'
             f'<div class="mg-class-code" data-code="{esc(state.code)}">{esc(state.code)}</div>'
             f'<div class="mg-address">{esc(_("Students open"))} '
             f'<a href="{esc(address)}" target="_blank">{esc(address)}</a></div></div>'
@@ -385,6 +450,7 @@ class TeacherPage(w.VBox):
         self.keeper.storage_value = ""
         self.delete_confirm.hide()
         self.game.layout.display = "none"
+        self.open_box.layout.display = None
 
     # -- calling -------------------------------------------------------------------------------
     def _act(self, action: Callable[[ClassState], ClassState], done: str = "") -> bool:
@@ -411,6 +477,23 @@ class TeacherPage(w.VBox):
         return self.state is not None and self._act(
             lambda s: self.room.call(s.code, self.token, card, state=s))
 
+    def call_by_button(self) -> None:
+        """What "Call the next number" does: call, then rest the button for
+        :data:`DOUBLE_CLICK` s (greyed out in the browser, and a click that comes anyway is
+        ignored): a double-click, or a second click on a slow screen, calls one number."""
+        if self._resting:
+            return
+        self._resting = True
+        self.call_button.disabled = True
+        try:
+            self.call()
+        finally:
+            asyncio.get_event_loop().call_later(DOUBLE_CLICK, self._rested)
+
+    def _rested(self) -> None:
+        self._resting = False
+        self.call_button.disabled = self.state is not None and self.state.is_over
+
     def call_typed(self) -> None:
         """Call the card typed in the "Card" box (what "Call this card" and Enter in the box
         do). The box empties once the card is called, for the next one; anything but a
@@ -421,11 +504,16 @@ class TeacherPage(w.VBox):
         # The class itself checks 1 to 13; a number of more than 3 digits (pasted by
         # mistake, or forged) is refused here, quoted short, before int() reads it.
         if not (text.isascii() and text.isdigit() and len(text) <= 3):
-            refusal = (_("{card} is not a card: 1 to 13").format(card=shorten(text)) if text
+            refusal = (_("Cards are numbers from 1 to 13: "
+                          "{card} is not one").format(card=shorten(text)) if text
                        else _("Type the number of the card first: 1 to 13"))
             self.message.value = message_html(refusal)
         elif self.call(int(text)):
             self.typed.value = ""
+            if text != str(int(text)):  # "013": called as the 13, and said so
+                self.message.value = message_html(
+                    _("{typed} is called as the {card}").format(typed=text, card=int(text)),
+                    role="status")
 
     def ask_uncall(self) -> None:
         """Ask before taking back the last number (what "Take back the last number" does):
@@ -461,6 +549,7 @@ class TeacherPage(w.VBox):
         index, card = self._uncall_asked
         self._uncall_asked = None
         self.auto.value = False
+        self._results_now = 0  # a 25th number again: its results wait for the placing
         self._act(lambda s: self.room.uncall(s.code, self.token, index, state=s),
                   _("The {card} is taken back").format(card=card))
 
@@ -495,50 +584,79 @@ class TeacherPage(w.VBox):
             self.auto.value = False
 
     # -- drawing -------------------------------------------------------------------------------
+    def show_results_now(self) -> None:
+        """Show this game's results before everyone has placed the last number (what "Show
+        the results now" does: a student left, or the lesson goes on)."""
+        if self.state is not None and self.state.is_over:
+            self._results_now = self.state.game
+            self.redraw()
+
+    @property
+    def results_shown(self) -> bool:
+        """Whether the results are on the page: once every student has placed the 25th
+        number, or earlier if the teacher asked (:meth:`show_results_now`)."""
+        state = self.state
+        return state is not None and state.is_over and (
+            state.is_finished or self._results_now == state.game)
+
     def redraw(self) -> None:
         state = self.state
         if state is None:
             return
         called = len(state.calls)
         waiting = set(state.waiting())
+        shown = self.results_shown
         if called:
             head = _("Number {k} of 25: {card}").format(k=called, card=state.calls[-1])
         else:
             head = _("No number called yet")
         if state.game > 1:
             head = _("Game {n}").format(n=state.game) + " · " + head
-        placed = len(state.students) - len(waiting)
-        line = _("{placed} of {n} have placed it").format(placed=placed, n=len(state.students))
+        players = state.players()
+        placed = len(players) - len(waiting)
+        line = _("{placed} of {n} have placed it").format(placed=placed, n=len(players))
         progress = (f'<p data-called="{called}" data-waiting="{len(waiting)}">'
                     f"<b>{esc(head)}</b> · {esc(line)}</p>")
-        if called:  # the number as large as the class code, for the back row; and the others
+        if state.is_over and waiting:  # the results wait for the last placements
+            still = _.ngettext("{n} student is still placing the last number",
+                               "{n} students are still placing the last number",
+                               len(waiting)).format(n=len(waiting))
+            progress += f'<p class="mg-still-placing" role="status">{esc(still)}</p>'
+        if called:  # the number as large as can be, for the back row; and the others
             so_far = _("Called so far: {numbers}").format(
                 numbers=", ".join(str(card) for card in state.calls))
             progress = (f'<div class="mg-called"><div class="mg-called-now" aria-hidden="true">'
                         f'{state.calls[-1]}</div><div>{progress}'
                         f'<p class="mg-called-list">{esc(so_far)}</p></div></div>')
         self.progress.value = progress
-        # once the calling starts, the code and its QR code step back (still there for a
-        # latecomer): the number called and the class fit on a projector's screen
+        # the stage: the code and its QR code to join by; then the number called beside
+        # them, stepped back (still there for a latecomer); then the ranking
+        self.progress.layout.display = "none" if shown or not called else None
+        self.show_now_button.layout.display = (
+            None if state.is_over and waiting and not shown else "none")
         if called:  # (both leave the classes as they are when there is nothing to change)
             self.top.add_class("mg-calling")
         else:
             self.top.remove_class("mg-calling")
         items = []
         for student in state.students.values():
-            thinking = student.pid in waiting
-            mark = "…" if thinking else "✓"
-            label = _("thinking") if thinking else _("placed")
-            items.append(f'<li data-state="{"thinking" if thinking else "placed"}">'
+            if student.next_game:
+                mark, label, kind = "⏳", _("plays from the next game"), "next"
+            elif student.pid in waiting:
+                mark, label, kind = "…", _("thinking"), "thinking"
+            else:
+                mark, label, kind = "✓", _("placed"), "placed"
+            items.append(f'<li data-state="{kind}">'
                          f'<span aria-label="{esc(label)}">{mark}</span> {esc(student.name)} '
                          f"<small>({student.points})</small></li>")
         title = _.ngettext("{n} student", "{n} students", len(state.students)).format(
             n=len(state.students))
         self.students.value = f"<h3>{esc(title)}</h3><ul>{''.join(items)}</ul>"
+        self.students.layout.display = "none" if shown else None  # the ranking says it
         options = [(student.name, student.pid) for student in state.students.values()]
         refill(self.remove_pick, options, self.remove_pick.value)
         self.remove_box.layout.display = None if options else "none"
-        self.call_button.disabled = state.is_over
+        self.call_button.disabled = state.is_over or self._resting
         self.typed_button.disabled = state.is_over
         self.uncall_button.disabled = not state.calls
         if self._uncall_asked is not None and (
@@ -546,8 +664,9 @@ class TeacherPage(w.VBox):
             self._uncall_asked = None  # another number came: the question is out of date
             self.uncall_confirm.hide()
         # the results of a class opened before on this page go when a new one opens
-        self.results.layout.display = None if state.is_over else "none"
-        if state.is_over:
+        self.results.layout.display = None if shown else "none"
+        self.ranking_box.layout.display = None if shown else "none"
+        if shown:
             self.show_results()
 
     def show_results(self) -> None:
@@ -613,12 +732,17 @@ class TeacherPage(w.VBox):
             marks.append(bq.Lines(x=[names[0], names[-1]], y=[value, value],
                                   scales={"x": x, "y": y}, colors=[colour], labels=[label],
                                   stroke_width=3))
-        left = bq.Figure(marks=marks, axes=[bq.Axis(scale=x, label=_("student")),
+        # labels at 20 px, for the back row: the axes' names clear of the ticks' numbers
+        left = bq.Figure(marks=marks, axes=[bq.Axis(scale=x, label=_("student"),
+                                                    label_offset="48px"),
                                             bq.Axis(scale=y, orientation="vertical",
-                                                    label=_("points"))],
+                                                    label=_("points"), label_offset="62px",
+                                                    tick_values=nice_ticks(max(
+                                                        [*points, *(v for _l, v, _c in lines)])))],
                          title=_("The class's scores"),
-                         fig_margin={"top": 50, "bottom": 50, "left": 60, "right": 20},
+                         fig_margin={"top": 50, "bottom": 60, "left": 85, "right": 20},
                          layout=w.Layout(width="560px", height="400px"))
+        y.max = float(left.axes[1].tick_values[-1])  # the scale reaches the last tick
         sample = random_scores(state.calls, seed=state.seed)
         width = 10
         counts: dict[int, int] = {}
@@ -634,19 +758,25 @@ class TeacherPage(w.VBox):
                                  scales={"x": hx, "y": hy}, colors=["#0072B2"],
                                  labels=[_("class")])
         right = bq.Figure(marks=[histogram, class_marks],
-                          axes=[bq.Axis(scale=hx, label=_("points")),
+                          axes=[bq.Axis(scale=hx, label=_("points"), label_offset="48px",
+                                        tick_values=nice_ticks(max(keys[-1] + width,
+                                                                   *points))),
                                 bq.Axis(scale=hy, orientation="vertical", tick_format=".0%",
-                                        label=_("share of random players"))],
+                                        label=_("share of random players"),
+                                        label_offset="62px",
+                                        tick_values=nice_ticks(top * 1.05, steps=(
+                                            0.01, 0.02, 0.05, 0.1, 0.2, 0.5)))],
                           title=_("A random player on the same numbers"),
-                          fig_margin={"top": 50, "bottom": 50, "left": 70, "right": 20},
+                          fig_margin={"top": 50, "bottom": 60, "left": 85, "right": 20},
                           layout=w.Layout(width="560px", height="400px"))
+        hx.max, hy.max = (float(axis.tick_values[-1]) for axis in right.axes)
         # The keys as text below the charts (a legend box would cover the bars or the
         # class's dots above them).
         key = w.HTML("<ul class='mg-chart-key'>" + "".join(
             f"<li><span style='width:28px;height:4px;background:{colour}'></span> "
             f"{esc(label)}: <b>{value:g}</b></li>" for label, value, colour in lines) + "</ul>")
         right_key = w.HTML(
-            "<ul class='mg-chart-key' style='margin-left:70px'>"
+            "<ul class='mg-chart-key'>"
             "<li><span style='width:14px;height:14px;background:#E69F00'></span> "
             f"{esc(_('random placements of these numbers'))}</li>"
             "<li><span style='width:12px;height:12px;border-radius:6px;background:#0072B2;"

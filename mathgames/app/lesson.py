@@ -7,7 +7,9 @@ behave alike (a new lesson gets the same format by importing them):
 - :func:`number`, :func:`decimal`, :func:`fraction_text` write numbers as the current language
   writes them (Babel's CLDR data: ``1 820``, ``0,9150``).
 - :class:`Predict` asks the student to guess before a result is shown, records the guess and
-  then shows the answer beside it.
+  then shows the answer beside it; the notebook cells tagged ``answer-<key>`` (its
+  ``reveals``) stay hidden in Voilà until then (:func:`hold_answers` draws the rule that hides
+  them).
 - :func:`reveal` hides an answer behind a button.
 - :class:`Trials` runs a seeded simulation in chunks for a number of trials the student
   chooses, with a progress bar and a chart of the running frequencies.
@@ -19,8 +21,8 @@ Messages go through the gettext domain ``lessons``.
 
 >>> from mathgames.core.i18n import set_language
 >>> previous = set_language("pl")
->>> number(1820), decimal(0.91504, 4), fraction_text(Fraction(7565, 8268))
-('1\\xa0820', '0,9150', '7565/8268')
+>>> number(1820), number(20000), decimal(0.91504, 4), fraction_text(Fraction(7565, 8268))
+('1820', '20\\xa0000', '0,9150', '7565/8268')
 >>> _ = set_language(previous)
 """
 
@@ -36,7 +38,6 @@ from pathlib import Path
 from typing import Any
 
 import ipywidgets as w
-from babel.numbers import format_decimal
 
 from mathgames.core.errors import shorten
 from mathgames.core.i18n import get_language, translator
@@ -50,12 +51,17 @@ __all__ = [
     "exact",
     "fraction_text",
     "game_link",
+    "hold_answers",
     "lesson_data",
     "lesson_link",
+    "localise_axes",
     "number",
     "parse_numbers",
     "reveal",
+    "series",
     "teacher_link",
+    "worksheet_html",
+    "worksheet_link",
     "yes_no",
 ]
 
@@ -69,13 +75,36 @@ def _locale() -> str:
     return LOCALES.get(get_language(), "en")
 
 
+#: Languages whose typography leaves a four-digit number ungrouped ("1820", but "20 000"):
+#: CLDR's minimum grouping digits of 2. Babel (2.19) does not apply that setting, so the
+#: lessons apply it here, the same way in printed results and in the translated text.
+MINIMUM_GROUPING_DIGITS = {"pl": 2, "ru": 2}
+
+
+def _grouped(value: Real) -> bool:
+    """Whether the integer part of ``value`` is long enough to be grouped in this language."""
+    least = MINIMUM_GROUPING_DIGITS.get(get_language(), 1)
+    return abs(int(value)) >= 10 ** (2 + least)
+
+
 def number(value: Real) -> str:
     """An integer (or a number as it is) in the current language's format.
 
-    >>> number(20000)
-    '20,000'
+    Polish and Russian leave four-digit numbers ungrouped:
+
+    >>> number(20000), number(1820)
+    ('20,000', '1,820')
+    >>> from mathgames.core.i18n import set_language
+    >>> previous = set_language("ru")
+    >>> number(1820), number(20000), number(356.25)
+    ('1820', '20\xa0000', '356,25')
+    >>> _ = set_language(previous)
     """
-    return format_decimal(value, locale=_locale())
+    from babel.numbers import format_decimal  # only the lessons' numbers: not on the game pages
+
+    if _grouped(value):
+        return format_decimal(value, locale=_locale())
+    return format_decimal(value, format="0.###", locale=_locale())
 
 
 def decimal(value: Real, digits: int = 4) -> str:
@@ -84,7 +113,10 @@ def decimal(value: Real, digits: int = 4) -> str:
     >>> decimal(Fraction(2822740, 32487), 2), decimal(0.5, 0)
     ('86.89', '0')
     """
-    pattern = "#,##0" + ("." + "0" * digits if digits else "")
+    from babel.numbers import format_decimal
+
+    pattern = ("#,##0" if _grouped(float(value)) else "0") + ("." + "0" * digits if digits
+                                                              else "")
     return format_decimal(float(value), format=pattern, locale=_locale())
 
 
@@ -117,6 +149,25 @@ def exact(value: Rational | Any, digits: int = 4) -> str:
     return f"{fraction_text(value)} ≈ {decimal(value, digits)}"
 
 
+def series(values: Any, empty: str | None = None) -> str:
+    """A printed list of results as a reader writes it, not as Python does: numbers in the
+    page's format, separated by commas; an empty list is "none" (or ``empty``).
+
+    >>> series([28, 28, 1820]), series(("0-0-1", "0-1-1")), series([])
+    ('28, 28, 1,820', '0-0-1, 0-1-1', 'none')
+    >>> series({1: 3, 2: 1})
+    '1: 3, 2: 1'
+    """
+    if isinstance(values, dict):
+        items = [f"{key}: {series([value])}" for key, value in values.items()]
+    else:
+        items = [number(v) if isinstance(v, Real) and not isinstance(v, bool) else str(v)
+                 for v in values]
+    if not items:
+        return _("none") if empty is None else empty
+    return ", ".join(items)
+
+
 def yes_no(value: bool) -> str:
     """A printed check result in the page's language.
 
@@ -124,6 +175,69 @@ def yes_no(value: bool) -> str:
     ('yes', 'no')
     """
     return _("yes") if value else _("no")
+
+
+def _percent(value: float) -> str:
+    """A share as a percentage in the page's language ("50%", "50 %")."""
+    from babel.numbers import format_percent
+
+    return format_percent(value, locale=_locale())
+
+
+def localise_axes(figure: Any, steps: int = 5) -> Any:
+    """Write a chart's decimal and percentage tick labels in the page's language.
+
+    bqplot formats ticks with d3, whose locale is English ("0.50"), and offers no way to
+    change it. In another language each axis with a fixed-point (``.2f``) or percentage
+    (``.0%``) format and a known range gets ``steps + 1`` ticks whose labels are drawn by a
+    label mark with Babel's formats ("0,50", "50 %"); d3's own labels are made transparent.
+    English charts keep d3's labels. Returns the figure.
+
+    >>> import bqplot as bq
+    >>> from mathgames.core.i18n import set_language
+    >>> previous = set_language("pl")
+    >>> y = bq.LinearScale(min=0, max=1)
+    >>> chart = localise_axes(bq.Figure(marks=[], axes=[bq.Axis(scale=y, orientation="vertical",
+    ...                                                         tick_format=".2f")]))
+    >>> [str(text) for text in chart.marks[-1].text[:3]]
+    ['0,00', '0,20', '0,40']
+    >>> _ = set_language(previous)
+    """
+    import bqplot as bq
+
+    if get_language() == "en":
+        return figure
+    labels = []
+    for axis in figure.axes:
+        spec = axis.tick_format or ""
+        scale = axis.scale
+        low, high = getattr(scale, "min", None), getattr(scale, "max", None)
+        if low is None or high is None or not (spec.endswith("f") or spec.endswith("%")):
+            continue
+        ticks = [low + (high - low) * k / steps for k in range(steps + 1)]
+        if spec.endswith("%"):
+            text = [_percent(tick) for tick in ticks]
+        else:
+            digits = int(spec.strip(".f") or 0)
+            text = [decimal(tick, digits) for tick in ticks]
+        axis.tick_values = ticks
+        axis.tick_style = {**(axis.tick_style or {}), "fill-opacity": "0"}
+        size = float(str((axis.tick_style or {}).get("font-size", "16px")).rstrip("px"))
+        across = bq.LinearScale(min=0, max=1)
+        if axis.orientation == "vertical":
+            label = bq.Label(x=[0] * len(ticks), y=ticks, text=text, x_offset=-8, y_offset=5,
+                             align="end", scales={"x": across, "y": scale})
+        else:
+            label = bq.Label(x=ticks, y=[0] * len(ticks), text=text, y_offset=22,
+                             align="middle", scales={"x": scale, "y": across})
+        label.default_size = size
+        label.colors = ["#555555"]
+        label.font_weight = "normal"
+        label.apply_clip = False   # drawn beside the plot area, where the axis is
+        labels.append(label)
+    if labels:
+        figure.marks = [*figure.marks, *labels]
+    return figure
 
 
 class InputError(ValueError):
@@ -193,11 +307,42 @@ def reveal(answer_html: str, label: str | None = None) -> w.VBox:
     return w.VBox([button, answer])
 
 
+#: The tag prefix of the notebook cells that answer a prediction: ``answer-<key>``.
+ANSWER_TAG = "answer-"
+
+
+def hold_answers() -> Any:
+    """The page rule that hides every cell tagged ``answer-<key>`` until its question is asked.
+
+    Voilà writes a cell's tags into its class (``celltag_answer-count``), so one style sheet,
+    drawn once near the top of a lesson (before the first answer), hides the answers while the
+    page loads; a :class:`Predict` with ``reveals="count"`` shows the cells tagged
+    ``answer-count`` once the class has guessed or asked for the answer. In JupyterLab, where
+    a student runs the cells one by one, nothing is hidden.
+
+    >>> "celltag_answer-" in hold_answers().data
+    True
+    """
+    from IPython.display import HTML
+
+    return HTML(f'<style>[class*="celltag_{ANSWER_TAG}"] {{display: none;}}</style>')
+
+
+def _show_cells(key: str) -> str:
+    """The style that shows the cells tagged ``answer-<key>`` (empty without a key)."""
+    if not key:
+        return ""
+    return (f"<style>.celltag_{ANSWER_TAG}{html.escape(key)} "
+            "{display: block !important;}</style>")
+
+
 class Predict(w.VBox):
     """Ask for a guess first; when the student commits it, show the answer beside it.
 
     ``answer`` is the value (compared with the guess, for numbers), ``answer_text`` how it is
-    shown, and ``explain`` an optional HTML sentence shown with it.
+    shown, and ``explain`` an optional HTML sentence shown with it. ``reveals`` names the
+    cells (tagged ``answer-<reveals>``) that show the answer at length: they stay hidden until
+    the guess is checked, or until the class presses "Show the answer" without guessing.
 
     >>> question = Predict("How many tiles?", 56, explain="C(8, 3) = 56")
     >>> question.guess_box.value = "50"
@@ -209,11 +354,18 @@ class Predict(w.VBox):
     >>> question.guess_box.value = "lots"
     >>> question.check(); "number" in question.result.value
     True
+    >>> later = Predict("How many tiles?", 56, reveals="count")
+    >>> "celltag_answer-count" in later.result.value
+    False
+    >>> later.show(); "celltag_answer-count" in later.result.value, later.shown
+    (True, True)
     """
 
     def __init__(self, question: str, answer: Real | str, answer_text: str | None = None,
-                 explain: str = "", choices: Sequence[str] = ()) -> None:
+                 explain: str = "", choices: Sequence[str] = (), reveals: str = "") -> None:
         self.answer = answer
+        self.reveals = reveals
+        self.shown = False
         self.answer_text = answer_text if answer_text is not None else (
             answer if isinstance(answer, str) else number(answer))
         self.explain = explain
@@ -230,14 +382,21 @@ class Predict(w.VBox):
         self.button = w.Button(description=_("Check my guess"), layout=w.Layout(width="auto"))
         self.button.add_class("mg-lesson-check")
         self.button.on_click(lambda _button: self.check())
+        self.show_button = w.Button(description=_("Show the answer"), icon="eye",
+                                    layout=w.Layout(width="auto"))
+        self.show_button.add_class("mg-lesson-show")
+        self.show_button.on_click(lambda _button: self.show())
         self.result = w.HTML()
         self.result.add_class("mg-lesson-prediction")
-        parts: list[w.Widget] = [prompt, w.HBox([self.guess_box, self.button]), self.result]
+        parts: list[w.Widget] = [prompt, w.HBox([self.guess_box, self.button, self.show_button]),
+                                 self.result]
         if isinstance(self.guess_box, w.Text):  # Enter checks the guess, as the button does
             self.enter = EnterSubmits(self.button, self.guess_box)
             parts.append(self.enter)
         super().__init__(parts)
         self.add_class("mg-lesson-predict")
+        if reveals:
+            self.add_class(f"mg-lesson-predict-{reveals}")
 
     def check(self) -> None:
         """Record the guess in the box and show it beside the answer."""
@@ -255,8 +414,18 @@ class Predict(w.VBox):
         self.guesses.append(guess)
         text = _("Your guess: {guess}. The answer: {answer}.").format(
             guess=html.escape(shorten(guess)), answer=html.escape(str(self.answer_text)))
-        self.result.value = _p(text) + (f'<p style="font-size:17px">{self.explain}</p>'
-                                        if self.explain else "")
+        self._answer(text)
+
+    def show(self) -> None:
+        """Show the answer without a guess (the class decided not to guess)."""
+        self._answer(_("The answer: {answer}.").format(
+            answer=html.escape(str(self.answer_text))))
+
+    def _answer(self, text: str) -> None:
+        self.shown = True
+        self.add_class("mg-lesson-answered")
+        self.result.value = (_p(text) + (f'<p style="font-size:17px">{self.explain}</p>'
+                                         if self.explain else "") + _show_cells(self.reveals))
 
 
 def _p(text: str, error: bool = False) -> str:
@@ -314,6 +483,7 @@ class Trials(w.VBox):
                           label=_("frequency"), label_offset="55px")],
             layout=w.Layout(width="100%", max_width="960px", height="380px"),
             fig_margin={"top": 60, "bottom": 60, "left": 90, "right": 30})
+        localise_axes(self.figure)
         self.button.on_click(lambda _button: self.run())
         super().__init__([w.HBox([self.trials, self.button, self.progress]), self.status,
                           self.figure])
@@ -413,3 +583,84 @@ def lesson_data(lesson: str, where: Path | None = None) -> dict:
         if path.exists():
             return json.loads(path.read_text(encoding="utf-8"))
     raise FileNotFoundError(f"data/{lesson}.json not found from {here}: run precompute.py")
+
+
+#: The cells of a lesson that make its worksheet, in this order.
+WORKSHEET_CELLS = ("warm-up", "questions", "exit")
+
+_WORKSHEET_STYLE = """
+@page { size: A4; margin: 16mm 18mm; }
+body { font-family: "DejaVu Sans", Arial, sans-serif; font-size: 12pt; color: #000;
+       max-width: 180mm; margin: 0 auto; }
+h1 { font-size: 17pt; margin: 0 0 4mm; }
+h2 { font-size: 14pt; margin: 7mm 0 2mm; }
+.mg-name { border-bottom: 1px solid #000; padding-bottom: 2mm; margin-bottom: 4mm; }
+.mg-task, li { break-inside: avoid; page-break-inside: avoid; }
+.mg-space { height: 32mm; border: 1px solid #999; border-radius: 2mm; margin: 2mm 0 5mm; }
+@media screen { body { margin: 2em auto; } }
+"""
+
+
+def _worksheet_blocks(cell_id: str, source: str) -> list[str]:
+    """The markdown blocks of a worksheet cell: answers removed, each task with its space."""
+    import re
+
+    text = re.sub(r"<details>.*?</details>", "", source, flags=re.S)
+    blocks = [block.strip() for block in re.split(r"\n\s*\n", text) if block.strip()]
+    if cell_id == "questions":  # the heading and the numbered questions, not the directions
+        blocks = [b for b in blocks if b.startswith("#") or re.match(r"\d+\.\s", b)]
+    return blocks
+
+
+def worksheet_html(notebook: Path) -> str:
+    """A printable page of a lesson's tasks with space to answer, in the lesson's language.
+
+    It is made from the lesson's own text (its warm-up, questions for students and exit
+    question, as written in the notebook of that language), without the hidden answers; the
+    print style fits it to A4 pages, each task with a box to write in.
+
+    >>> page = worksheet_html(Path("notebooks/explore/mosaics.ipynb"))
+    >>> "Exit question" in page and "<details>" not in page and "mg-space" in page
+    True
+    """
+    import mistune
+
+    cells = {cell.get("id"): "".join(cell["source"]) if isinstance(cell["source"], list)
+             else cell["source"]
+             for cell in json.loads(notebook.read_text(encoding="utf-8"))["cells"]
+             if cell["cell_type"] == "markdown"}
+    title = next((line.lstrip("# ").strip() for source in cells.values()
+                  for line in source.splitlines() if line.startswith("# ")), notebook.stem)
+    parts = [f"<h1>{html.escape(title)}</h1>",
+             f'<p class="mg-name">{html.escape(_("Name"))}: </p>']
+    for cell_id in WORKSHEET_CELLS:
+        for block in _worksheet_blocks(cell_id, cells.get(cell_id, "")):
+            if block.startswith("#"):
+                parts.append(str(mistune.html(block)))
+            else:
+                parts.append(f'<div class="mg-task">{mistune.html(block)}'
+                             '<div class="mg-space"></div></div>')
+    language = get_language()
+    return (f'<!DOCTYPE html><html lang="{language}"><head><meta charset="utf-8">'
+            f"<title>{html.escape(title)}: {html.escape(_('worksheet'))}</title>"
+            f"<style>{_WORKSHEET_STYLE}</style></head><body>{''.join(parts)}</body></html>")
+
+
+def worksheet_link(lesson: str, where: Path | None = None) -> w.HTML:
+    """A link that downloads the lesson's printable worksheet (open it, then print it).
+
+    ``lesson`` is the notebook's name (``"mosaics"``); the notebook of the page's language is
+    read from the folder the lesson runs in.
+    """
+    import base64
+
+    here = Path.cwd() if where is None else where
+    page = worksheet_html(here / f"{lesson}.ipynb")
+    address = "data:text/html;charset=utf-8;base64," + base64.b64encode(
+        page.encode("utf-8")).decode("ascii")
+    name = f"{lesson}-{get_language()}-worksheet.html"
+    text = _("A worksheet to print: the questions, with space to answer")
+    box = w.HTML(f'<p style="font-size:15px">🖨 <a href="{address}" download="{name}" '
+                 f'class="mg-lesson-worksheet">{html.escape(text)}</a></p>')
+    box.add_class("mg-lesson-worksheet-link")
+    return box

@@ -24,6 +24,7 @@ import ipywidgets as w
 from mathgames.core.i18n import LANGUAGES, get_language, set_language, translator
 from mathgames.core.svg import esc
 from mathgames.core.ui_widget import PageHelper
+from mathgames.site.links import joinable, static_site, static_site_block
 
 __all__ = ["PAGES", "Page", "header", "header_html", "landing", "landing_html", "link", "page_path",
            "page_title"]
@@ -48,7 +49,7 @@ class Page:
             "matematiko.ipynb": _("Matematiko"),
             "halma.ipynb": _("Halma"),
             "chinese_checkers.ipynb": _("Chinese checkers"),
-            "explore/triomino_combinatorics.ipynb": _("Why 56 tiles?"),
+            "explore/triomino_combinatorics.ipynb": _("How many tiles, and why?"),
             "explore/matematiko_probabilities.ipynb": _("Matematiko odds"),
             "explore/board_geometry.ipynb": _("The geometry of the boards"),
             "explore/mosaics.ipynb": _("Mosaics and polyiamonds"),
@@ -126,13 +127,13 @@ _ICON_STAR = (
     '<circle cx="29" cy="22" r="3" fill="#009E73"/><circle cx="71" cy="48" r="3" fill="#CC79A7"/>'
 )
 _ICON_LESSON_TRIO = (
-    '<text x="50" y="45" font-size="30" text-anchor="middle" font-weight="bold">56</text>'
+    '<text x="50" y="45" font-size="26" text-anchor="middle" font-weight="bold">n = ?</text>'
 )
 _ICON_LESSON_MATE = (
     '<text x="50" y="45" font-size="26" text-anchor="middle" font-weight="bold">p = ?</text>'
 )
 _ICON_LESSON_GEOM = (
-    '<text x="50" y="45" font-size="26" text-anchor="middle" font-weight="bold">121</text>'
+    '<text x="50" y="45" font-size="26" text-anchor="middle" font-weight="bold">d = ?</text>'
 )
 _ICON_CLASS = (
     '<rect x="30" y="8" width="40" height="26" rx="3" fill="#cfe3f3" stroke="#1b1b1b"/>'
@@ -251,6 +252,8 @@ def link(notebook: str, language: str | None = None, here: str = "") -> str:
     'pl/board_geometry.ipynb?lang=pl'
     """
     language = language or get_language()
+    if site := static_site():
+        return site.link(notebook, language, here)
     target = page_path(notebook, language).split("/")
     base = here.split("/")[:-1]
     common = 0
@@ -309,7 +312,7 @@ def header_html(notebook: str, title: str | None = None) -> str:
         f"{esc(_related_text(other))}</a>"
         for other in RELATED.get(notebook, ()))
     # every page links to the class's door, except the door itself (its title says it)
-    join = ("" if notebook == "join.ipynb" else
+    join = ("" if notebook == "join.ipynb" or not joinable() else
             f'<a class="mg-join-link" href="{esc(link("join.ipynb", here=here))}">'
             f'{esc(_("Join a class"))}</a>')
     return (
@@ -364,5 +367,7 @@ def landing() -> w.VBox:
     cards.add_class("mg-landing")
     parts: list[w.Widget] = [header("index.ipynb", "")]
     if block := class_address_block():
+        parts.append(w.HTML(block))
+    if block := static_site_block():
         parts.append(w.HTML(block))
     return w.VBox([*parts, cards])

@@ -20,7 +20,7 @@ True
 >>> room.call(code, ann_token)
 Traceback (most recent call last):
 ...
-mathgames.classroom.session.NotAllowedError: only the teacher may do that
+mathgames.classroom.session.NotAllowedError: only the teacher who opened this class may do that: ...
 >>> room.store.close()
 >>> folder.cleanup()
 """
@@ -249,7 +249,8 @@ class Classroom:
 
     def check_teacher(self, state: ClassState, token: object) -> None:
         if not check_token(token, state.teacher_hash):
-            raise NotAllowedError(_("only the teacher may do that"))
+            raise NotAllowedError(_("only the teacher who opened this class may do "
+                                     "that: open a class of your own"))
 
     def call(self, code: str, teacher_token: str, card: int | None = None,
              state: ClassState | None = None) -> ClassState:
@@ -319,10 +320,15 @@ class Classroom:
 
         ``settings`` may add ``bots`` (the level of the bots that take the empty
         seats: ``"easy"``, ``"medium"`` or ``"hard"``), ``move_limit``, ``placement``
-        (a custom Halma position) or ``rules`` (a Triomino preset).
+        (a custom Halma position), ``fill_rule`` (Halma's, the bounded one by default:
+        :data:`mathgames.halma.game.FILL_RULES`) or ``rules`` (a Triomino preset).
         """
         if game not in TABLE_GAMES or seats not in TABLE_GAMES[game]:
             raise IllegalMoveError(_("this game is not played by {n} players").format(n=seats))
+        if game != "triomino":
+            from mathgames.halma.game import DEFAULT_FILL_RULE
+
+            settings.setdefault("fill_rule", DEFAULT_FILL_RULE)
         body = {"game": game, "seats": seats, "seed": shuffled_seed(), **settings}
         if class_code:
             body["class"] = normalize_code(class_code)

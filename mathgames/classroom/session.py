@@ -137,6 +137,9 @@ class Student:
     token_hash: str
     cells: list[int] = field(default_factory=list)  # the cell of each call, in calling order
     grid: list[int | None] = field(default_factory=lambda: [None] * CELLS)
+    #: Joined after the game's 25th number: plays from the next game on (not in this
+    #: game's ranking, its CSV, or the count of students still placing).
+    next_game: bool = False
 
     @property
     def points(self) -> int:
@@ -215,9 +218,29 @@ class ClassState:
         """All 25 numbers are called."""
         return len(self.calls) >= DEAL_LENGTH
 
+    def players(self) -> list[Student]:
+        """The students who play this game (not those who joined after its last number)."""
+        return [s for s in self.students.values() if not s.next_game]
+
     def waiting(self) -> list[str]:
         """The ids of students who still have a called number to place."""
-        return [pid for pid, s in self.students.items() if len(s.cells) < len(self.calls)]
+        return [s.pid for s in self.players() if len(s.cells) < len(self.calls)]
+
+    @property
+    def is_finished(self) -> bool:
+        """All 25 numbers are called and every player has placed them: the ranking is final.
+
+        >>> c = ClassState("K3M9T")
+        >>> c.apply({"type": "join", "pid": "p1", "name": "Ann", "token_hash": "h"})
+        >>> for card in ([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13] * 2)[:25]:
+        ...     c.apply({"type": "call", "card": card})
+        >>> c.is_over, c.is_finished
+        (True, False)
+        >>> for k in range(25): c.apply({"type": "place", "pid": "p1", "index": k, "cell": k})
+        >>> c.is_finished
+        True
+        """
+        return self.is_over and not self.waiting()
 
     def can_unplace(self, pid: str) -> bool:
         """Whether student ``pid`` may take back a placement: the last number called,
@@ -262,13 +285,13 @@ class ClassState:
 
     def standings(self) -> list[Standing]:
         """This game's ranking by points (shared ranks for ties)."""
-        return rank((s.pid, s.name, s.points) for s in self.students.values())
+        return rank((s.pid, s.name, s.points) for s in self.players())
 
     def totals(self) -> list[Standing]:
         """The ranking by the points of every game of the class so far, this one too
         (a student who joined later has none from the games before)."""
         return rank((s.pid, s.name, s.points + sum(game.get(s.pid, 0) for game in self.past))
-                    for s in self.students.values())
+                    for s in self.players())
 
     def csv(self) -> str:
         """The results as CSV: rank, name, points, then the 25 cells row by row.
@@ -296,7 +319,8 @@ class ClassState:
         other = ClassState(self.code, self.settings)
         other.seq, other.teacher_hash, other.calls = self.seq, self.teacher_hash, list(self.calls)
         other.seed, other.past = self.seed, [dict(game) for game in self.past]
-        other.students = {pid: Student(s.pid, s.name, s.token_hash, list(s.cells), list(s.grid))
+        other.students = {pid: Student(s.pid, s.name, s.token_hash, list(s.cells), list(s.grid),
+                                       s.next_game)
                           for pid, s in self.students.items()}
         return other
 
@@ -319,17 +343,21 @@ class ClassState:
                     _("{name} is in this class already: choose another name").format(name=name))
             if len(self.students) >= MAX_STUDENTS:
                 raise IllegalMoveError(
-                    _("this class is full ({n} students)").format(n=MAX_STUDENTS))
-            self.students[pid] = Student(pid, name, token_hash)
+                    _("this class is full ({n} students): ask the "
+                       "teacher to open another").format(n=MAX_STUDENTS))
+            # after the last number a newcomer waits for the next game (no 0 in this one's)
+            self.students[pid] = Student(pid, name, token_hash, next_game=self.is_over)
         elif kind == "call":
             card = _field(event, "card", int)
             if self.is_over:
                 raise IllegalMoveError(_("all 25 numbers are called"))
             if card not in CARD_VALUES:
-                raise InvalidMoveError(_("{card} is not a card: 1 to 13").format(card=card))
+                raise InvalidMoveError(_("Cards are numbers from 1 to 13: "
+                                          "{card} is not one").format(card=card))
             if self.calls.count(card) >= COPIES:
                 raise IllegalMoveError(
-                    _("the {card} was called four times already").format(card=card))
+                    _("the {card} was called four times already: a "
+                       "deck has four of each card").format(card=card))
             self.calls.append(card)
         elif kind == "uncall":
             index = _field(event, "index", int)
@@ -348,15 +376,19 @@ class ClassState:
             seed = _field(event, "seed", int)
             if not self.is_over:
                 raise IllegalMoveError(_("the game is not over yet"))
-            self.past.append({pid: s.points for pid, s in self.students.items()})
+            self.past.append({s.pid: s.points for s in self.players()})
             self.seed, self.calls = seed, []
             for student in self.students.values():
-                student.cells, student.grid = [], [None] * CELLS
+                student.cells, student.grid, student.next_game = [], [None] * CELLS, False
         elif kind == "place":
             student = self.students.get(_field(event, "pid", str))
             index, cell = _field(event, "index", int), _field(event, "cell", int)
             if student is None:
-                raise IllegalMoveError(_("no such student: the teacher may have removed you"))
+                raise IllegalMoveError(_("no such student: the teacher may have "
+                                          "removed you; join again"))
+            if student.next_game:
+                raise IllegalMoveError(
+                    _("This game is over: wait for the teacher to start the next one"))
             if index < len(student.cells):
                 raise IllegalMoveError(_("{name} has already placed number {n} of the calls")
                                        .format(name=student.name, n=index + 1))
@@ -364,14 +396,15 @@ class ClassState:
                 raise IllegalMoveError(_("number {n} is not {name}'s to place")
                                        .format(n=index + 1, name=student.name))
             if not 0 <= cell < CELLS or student.grid[cell] is not None:
-                raise IllegalMoveError(_("that cell is taken"))
+                raise IllegalMoveError(_("that cell is taken: choose an empty one"))
             student.cells.append(cell)
             student.grid[cell] = self.calls[index]
         elif kind == "unplace":
             student = self.students.get(_field(event, "pid", str))
             index = _field(event, "index", int)
             if student is None:
-                raise IllegalMoveError(_("no such student: the teacher may have removed you"))
+                raise IllegalMoveError(_("no such student: the teacher may have "
+                                          "removed you; join again"))
             if not self.can_unplace(student.pid) or index != len(student.cells) - 1:
                 raise IllegalMoveError(
                     _("only your placement of the last number called can be taken back, "
@@ -406,11 +439,14 @@ def _table_game(settings: Mapping[str, Any]) -> Any:
     from mathgames.halma.game import Game as HalmaGame
 
     limit = settings.get("move_limit")
+    # a table opened before the fill rule was a setting replays under the literal rule
+    rule = settings.get("fill_rule", "literal")
     placement = settings.get("placement")
     if placement:
         return HalmaGame.custom(game, seats, {int(p): list(cells) for p, cells
-                                              in placement.items()}, move_limit=limit)
-    return HalmaGame(game, seats, move_limit=limit)
+                                              in placement.items()}, move_limit=limit,
+                                fill_rule=rule)
+    return HalmaGame(game, seats, move_limit=limit, fill_rule=rule)
 
 
 def triomino_action(game: Any, text: str) -> Any:

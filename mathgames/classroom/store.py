@@ -60,6 +60,7 @@ __all__ = [
     "Store",
     "StoreConflict",
     "StoreError",
+    "StoreUnavailable",
     "UnknownSessionError",
     "default_sqlite_path",
     "new_code",
@@ -90,6 +91,22 @@ class UnknownSessionError(StoreError, KeyError):
 
 class StoreConflict(StoreError):
     """Another writer appended first: read the new events, check again, retry."""
+
+
+class StoreUnavailable(StoreError):
+    """The database does not answer (it is restarting, or the network is down).
+
+    Said to the user in the page's language, asking them to try again; the action was
+    not stored (an append whose answer was lost is checked after reconnecting, so an
+    event is never stored twice and never reported stored when it was not).
+
+    >>> str(StoreUnavailable())
+    "The class's database is not answering: try again in a moment"
+    """
+
+    def __init__(self, detail: str = "") -> None:
+        super().__init__(_("The class's database is not answering: try again in a moment"))
+        self.detail = detail
 
 
 @dataclass(frozen=True)
@@ -128,15 +145,28 @@ def normalize_code(text: object) -> str:
     >>> normalize_code("AB")
     Traceback (most recent call last):
     ...
-    mathgames.classroom.store.StoreError: 'AB' is not a code: a code has 5 letters and digits
+    mathgames.classroom.store.StoreError: A class code has 5 letters and digits, and 'AB' has 2: ...
+    >>> normalize_code("abcde")
+    Traceback (most recent call last):
+    ...
+    mathgames.classroom.store.StoreError: Class codes never use B (nor 0, 1, 2, 5, 8, I, L, O, ...
     """
     if not isinstance(text, str):
         raise StoreError("a code is a text")
     clean = "".join(ch for ch in text.upper() if ch not in " -_\t")
-    if len(clean) != CODE_LENGTH or not set(clean) <= set(CODE_ALPHABET):
-        # typed by a student: said in the page's language, quoted short
-        raise StoreError(_("{text} is not a code: a code has {n} letters and digits").format(
-            text=repr(shorten(text.strip())), n=CODE_LENGTH))
+    # typed by a student: said in the page's language, quoted short
+    if not clean:
+        raise StoreError(_("Type the class code from the board"))
+    if len(clean) != CODE_LENGTH:
+        raise StoreError(_("A class code has {n} letters and digits, and {text} has {k}: "
+                           "check the code on the board").format(
+            text=repr(shorten(text.strip())), n=CODE_LENGTH, k=len(clean)))
+    if not set(clean) <= set(CODE_ALPHABET):
+        wrong = sorted(set(clean) - set(CODE_ALPHABET))
+        raise StoreError(_("Class codes never use {letters} (nor {lookalikes}, which look "
+                           "alike): check the code {text} on the board").format(
+            letters=", ".join(wrong), text=repr(shorten(text.strip())),
+            lookalikes=", ".join(ch for ch in "01258BILOSZ" if ch not in wrong)))
     return clean
 
 
@@ -467,6 +497,10 @@ SELECT seq, pg_notify(%(channel)s, %(payload)s) FROM added
 """
 
 
+class _AnswerLost(Exception):
+    """The connection dropped after a statement was sent: it may or may not have run."""
+
+
 class PostgresStore(Store):
     """The store for several servers: one PostgreSQL database (psycopg 3).
 
@@ -474,6 +508,14 @@ class PostgresStore(Store):
     number; two writers racing for the same number meet the primary key, and
     the loser gets :class:`StoreConflict`. The same transaction sends
     ``NOTIFY`` with the session's code, which wakes every :meth:`wait`.
+
+    A database that restarts (an update, a failover) costs no event: every statement
+    on a lost connection reconnects and runs again, except an append, whose answer may
+    have been lost after it was stored: the store reads back its number and sends it
+    again only when it is not there. While the database is down, every operation
+    raises :class:`StoreUnavailable` at once (the page says "try again") and a
+    :meth:`wait` in progress ends with it (:class:`~mathgames.app.classroom_live.LiveFeed`
+    waits a second and listens again, reading whatever came meanwhile).
     """
 
     wakeup = "notify"
@@ -490,11 +532,14 @@ class PostgresStore(Store):
         self._listeners: list[Any] = []
         self._idle: list[Any] = []
         # Autocommit: every read and every append is one statement, one round trip.
-        self._db = psycopg.connect(url, autocommit=True)
-        with self._lock, self._db.transaction():
-            # Many kernels may start at once: one creates the tables, the others wait.
-            self._db.execute("SELECT pg_advisory_xact_lock(727272)")
-            self._db.execute(_PG_SCHEMA)
+        self._db = self._connect()
+        try:
+            with self._lock, self._db.transaction():
+                # Many kernels may start at once: one creates the tables, the others wait.
+                self._db.execute("SELECT pg_advisory_xact_lock(727272)")
+                self._db.execute(_PG_SCHEMA)
+        except psycopg.OperationalError as error:
+            raise StoreUnavailable(str(error)) from None
 
     def __repr__(self) -> str:
         return "PostgresStore(...)"
@@ -506,20 +551,58 @@ class PostgresStore(Store):
         for listener in listeners:
             listener.close()
 
+    # -- connections -----------------------------------------------------------------------
+    def _connect(self) -> Any:
+        """A new autocommit connection, or :class:`StoreUnavailable` when none can be made."""
+        try:
+            return self._psycopg.connect(self.url, autocommit=True, connect_timeout=5)
+        except self._psycopg.OperationalError as error:
+            raise StoreUnavailable(str(error)) from None
+
+    @staticmethod
+    def _lost(connection: Any) -> bool:
+        return bool(connection.closed or connection.broken)
+
+    def _run(self, query: str, params: Any = None, resend: bool = True) -> Any:
+        """Execute one statement on the main connection and return its cursor.
+
+        A connection lost before or during the statement (the database restarted) is
+        replaced; the statement runs again on the new one when ``resend`` (reads, and
+        writes that are safe to repeat), else :class:`_AnswerLost` says that it may have
+        run. Raises :class:`StoreUnavailable` while the database does not answer.
+        """
+        operational = self._psycopg.OperationalError
+        with self._lock:
+            if self._lost(self._db):
+                self._db = self._connect()
+            try:
+                return self._db.execute(query, params)
+            except operational as error:
+                if not self._lost(self._db):
+                    raise StoreUnavailable(str(error)) from None
+            self._db = self._connect()
+            if not resend:
+                raise _AnswerLost
+            try:
+                return self._db.execute(query, params)
+            except operational as error:
+                raise StoreUnavailable(str(error)) from None
+
+    # -- the store ---------------------------------------------------------------------------
     def _insert_session(self, code: str, kind: str, settings: str, created: float) -> bool:
         errors = self._psycopg.errors
-        with self._lock:
-            try:
-                self._db.execute("INSERT INTO mathgames_sessions VALUES (%s, %s, %s, %s)",
-                                 (code, kind, settings, created))
-            except errors.UniqueViolation:
-                return False
-            return True
+        try:
+            # sent again after a lost answer: a code found taken then is taken by this very
+            # insert, and the next code is tried (an empty session is forgotten as idle)
+            self._run("INSERT INTO mathgames_sessions VALUES (%s, %s, %s, %s)",
+                      (code, kind, settings, created))
+        except errors.UniqueViolation:
+            return False
+        return True
 
     def session(self, code: str) -> SessionInfo:
-        with self._lock:
-            row = self._db.execute("SELECT code, kind, settings, created FROM mathgames_sessions "
-                                   "WHERE code = %s", (code,)).fetchone()
+        row = self._run("SELECT code, kind, settings, created FROM mathgames_sessions "
+                        "WHERE code = %s", (code,)).fetchone()
         if row is None:
             raise UnknownSessionError(f"no class or table has the code {quoted(code)}")
         return SessionInfo(row[0], row[1], json.loads(row[2]), row[3])
@@ -527,24 +610,37 @@ class PostgresStore(Store):
     def sessions(self, kind: str | None = None, since: float | None = None
                  ) -> list[SessionInfo]:
         query, values = _sessions_query("mathgames_sessions", "%s", kind, since)
-        with self._lock:
-            rows = self._db.execute(query, values).fetchall()
+        rows = self._run(query, values).fetchall()
         return [SessionInfo(r[0], r[1], json.loads(r[2]), r[3]) for r in rows]
 
     def append(self, code: str, expected_seq: int, event: Mapping[str, Any]) -> int:
         text = _dump(event)
         errors = self._psycopg.errors
+        params = {"code": code, "seq": expected_seq + 1, "data": text, "created": time.time(),
+                  "expected": expected_seq, "channel": _NOTIFY_CHANNEL,
+                  "payload": f"{code} {str(event.get('type', ''))[:20]}"}
+        row = None
         with self._lock:
-            try:
-                row = self._db.execute(_PG_APPEND, {
-                    "code": code, "seq": expected_seq + 1, "data": text, "created": time.time(),
-                    "expected": expected_seq, "channel": _NOTIFY_CHANNEL,
-                    "payload": f"{code} {str(event.get('type', ''))[:20]}"}).fetchone()
-            except errors.UniqueViolation:
-                row = None
-            except errors.ForeignKeyViolation:
-                raise UnknownSessionError(
-                    f"no class or table has the code {quoted(code)}") from None
+            for attempt in range(2):
+                try:
+                    row = self._run(_PG_APPEND, params, resend=False).fetchone()
+                except _AnswerLost:
+                    # stored before the connection dropped? Then it is there, word for word
+                    # (a writer racing for the number with the very same event is the same
+                    # action twice, stored once); else send it again, once
+                    kept = self._run("SELECT data FROM mathgames_events WHERE code = %s "
+                                     "AND seq = %s", (code, expected_seq + 1)).fetchone()
+                    if kept is not None and kept[0] == text:
+                        return expected_seq + 1
+                    if kept is None and attempt == 0:
+                        continue
+                    row = None
+                except errors.UniqueViolation:
+                    row = None
+                except errors.ForeignKeyViolation:
+                    raise UnknownSessionError(
+                        f"no class or table has the code {quoted(code)}") from None
+                break
         if row is None:
             self.session(code)  # a forgotten session is said so (raises), not a conflict
             raise StoreConflict(f"event {expected_seq + 1} of session {code} is taken: "
@@ -552,28 +648,33 @@ class PostgresStore(Store):
         return expected_seq + 1
 
     def events(self, code: str, after_seq: int = 0) -> list[Event]:
-        with self._lock:
-            rows = self._db.execute(
-                "SELECT seq, data, created FROM mathgames_events WHERE code = %s AND seq > %s "
-                "ORDER BY seq", (code, after_seq)).fetchall()
+        rows = self._run(
+            "SELECT seq, data, created FROM mathgames_events WHERE code = %s AND seq > %s "
+            "ORDER BY seq", (code, after_seq)).fetchall()
         return [Event(r[0], json.loads(r[1]), r[2]) for r in rows]
 
     def _idle_codes(self, before: float) -> list[str]:
-        with self._lock:
-            rows = self._db.execute(_idle_query("mathgames_sessions", "mathgames_events", "%s"),
-                                    (before, before)).fetchall()
+        rows = self._run(_idle_query("mathgames_sessions", "mathgames_events", "%s"),
+                         (before, before)).fetchall()
         return [row[0] for row in rows]
 
     def forget(self, codes: Collection[str]) -> int:
         codes = list(codes)
-        with self._lock, self._db.transaction():
-            # the sessions' rows locked first: an append waits for this transaction,
-            # then finds its session gone (a foreign key violation, said as unknown)
-            self._db.execute("SELECT code FROM mathgames_sessions WHERE code = ANY(%s) "
-                             "FOR UPDATE", (codes,))
-            self._db.execute("DELETE FROM mathgames_events WHERE code = ANY(%s)", (codes,))
-            gone = self._db.execute("DELETE FROM mathgames_sessions WHERE code = ANY(%s)",
-                                    (codes,)).rowcount
+        with self._lock:
+            self._run("SELECT 1")  # a connection lost since the last statement is replaced
+            try:
+                with self._db.transaction():
+                    # the sessions' rows locked first: an append waits for this transaction,
+                    # then finds its session gone (a foreign key violation, said as unknown)
+                    self._db.execute("SELECT code FROM mathgames_sessions "
+                                     "WHERE code = ANY(%s) FOR UPDATE", (codes,))
+                    self._db.execute("DELETE FROM mathgames_events WHERE code = ANY(%s)",
+                                     (codes,))
+                    gone = self._db.execute("DELETE FROM mathgames_sessions "
+                                            "WHERE code = ANY(%s)", (codes,)).rowcount
+            except self._psycopg.OperationalError as error:
+                # a transaction cut short is rolled back by the server: nothing was deleted
+                raise StoreUnavailable(str(error)) from None
         return gone
 
     def _listen(self) -> Any:
@@ -581,11 +682,15 @@ class PostgresStore(Store):
         with self._lock:
             while self._idle:
                 listener = self._idle.pop()
-                if not listener.closed:
+                if not self._lost(listener):
                     return listener
                 self._listeners.remove(listener)  # lost (the server went away): forget it
-        listener = self._psycopg.connect(self.url, autocommit=True)
-        listener.execute(f"LISTEN {_NOTIFY_CHANNEL}")
+        listener = self._connect()
+        try:
+            listener.execute(f"LISTEN {_NOTIFY_CHANNEL}")
+        except self._psycopg.OperationalError as error:
+            listener.close()
+            raise StoreUnavailable(str(error)) from None
         with self._lock:
             self._listeners.append(listener)
         return listener
@@ -601,14 +706,24 @@ class PostgresStore(Store):
                 if left <= 0:
                     self.session(code)  # raises when the session was forgotten meanwhile
                     return []
-                for note in listener.notifies(timeout=left, stop_after=1):
+                try:
+                    notes = list(listener.notifies(timeout=left, stop_after=1))
+                except self._psycopg.OperationalError as error:
+                    # the database went away: the caller listens again on a new
+                    # connection and reads what came meanwhile, so nothing is missed
+                    raise StoreUnavailable(str(error)) from None
+                for note in notes:
                     session, _, kind = note.payload.partition(" ")
                     if session == code and (kinds is None or kind in kinds):
                         found = self.events(code, after_seq)
             return found
         finally:
             with self._lock:
-                self._idle.append(listener)
+                if self._lost(listener):
+                    self._listeners.remove(listener)
+                    listener.close()
+                else:
+                    self._idle.append(listener)
 
 
 def open_store(url: str | None = None) -> Store:

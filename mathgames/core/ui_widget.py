@@ -15,7 +15,7 @@ True
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
 
 import anywidget
@@ -25,10 +25,11 @@ import traitlets
 from mathgames.core.board_widget import STATIC
 from mathgames.core.errors import shorten
 from mathgames.core.i18n import translator
+from mathgames.core.levels import Level
 from mathgames.core.svg import esc
 
 __all__ = ["Confirm", "EnterSubmits", "HowToPlay", "PageHelper", "ZoomButtons", "by_pointer",
-           "fill_tooltips", "section"]
+           "fill_tooltips", "level_help", "section"]
 
 _ = translator("core")
 
@@ -53,6 +54,32 @@ def by_pointer(mouse: str, touch: str) -> str:
     """
     return (f"<span class='mg-mouse-only'>{esc(mouse)}</span>"
             f"<span class='mg-touch-only'>{esc(touch)}</span>")
+
+
+def level_help(levels: Mapping[str, Level], label: Callable[[str], str]) -> str:
+    """A set-up panel's words on its bot levels, in the current language.
+
+    First each level as a student hears it (what it plays like, how strong it is),
+    then, behind a "How strong?" disclosure, what the bench measured, for teachers.
+    The disclosure is a ``<details>`` element: its summary is reached with Tab and
+    opened with Enter or Space, and a screen reader says whether it is open.
+    ``label`` names a level (``"easy"`` -> ``"Bot: easy"``).
+
+    >>> from mathgames.core.levels import Level
+    >>> levels = {"easy": Level("easy", lambda seed, clock: None, {"ms": 0.2},
+    ...                         lambda f: "For beginners.", lambda f: "0.2 ms a move.")}
+    >>> html = level_help(levels, str.title)
+    >>> html.index("For beginners.") < html.index("<summary>How strong?") < html.index("0.2 ms")
+    True
+    """
+    def items(words: Callable[[Level], str]) -> str:
+        return "".join(f"<li><b>{esc(label(name))}</b>: {esc(words(level))}</li>"
+                       for name, level in levels.items())
+
+    return (f'<ul class="mg-level-words">{items(lambda level: level.description)}</ul>'
+            f'<details class="mg-level-figures"><summary>{esc(_("How strong?"))}</summary>'
+            f'<p>{esc(_("What the bench measured, for teachers:"))}</p>'
+            f'<ul>{items(lambda level: level.measured)}</ul></details>')
 
 
 class HowToPlay(w.VBox):
@@ -209,15 +236,27 @@ class PageHelper(anywidget.AnyWidget):
     controls that ipywidgets draws without a name (a slider's handle, the Play widget's
     buttons), in the page's language, so that screen readers can say what they are.
 
+    A page whose address names no language (``?lang=``) is opened again in the first of
+    the device's languages (``navigator.languages``) that the games speak, if that is not
+    the page's: a class's join address carries no language, and each student's page
+    follows their own device.
+
     >>> sorted(PageHelper().labels)
     ['pause', 'play', 'repeat', 'stop', 'value']
+    >>> PageHelper().languages
+    ['en', 'pl', 'cs', 'ru']
     """
 
     _esm = STATIC / "page.js"
     labels = traitlets.Dict().tag(sync=True)
+    language = traitlets.Unicode("en").tag(sync=True)
+    languages = traitlets.List(traitlets.Unicode()).tag(sync=True)
 
     def __init__(self, **kwargs: Any) -> None:
+        from mathgames.core.i18n import LANGUAGES, get_language
+
         super().__init__(**kwargs)
+        self.language, self.languages = get_language(), list(LANGUAGES)
         self.labels = {"play": _("Play"), "pause": _("Pause"), "stop": _("Stop"),
                        "repeat": _("Repeat"), "value": _("Value")}
 

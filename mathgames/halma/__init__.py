@@ -6,7 +6,8 @@ The public API, module by module:
   8 directions) and :data:`STAR` (121 holes, 6 directions); cell names,
   positions, neighbour and jump tables, camps, step distances.
 - :mod:`~mathgames.halma.game`: :class:`Game` (legal moves, checked and
-  unchecked moves, undo, the end of the game, position text), :class:`Move`.
+  unchecked moves, undo, the end of the game, position text), :class:`Move`,
+  the fill rule's choices :data:`FILL_RULES` (bounded by default, literal, swap).
 - :mod:`~mathgames.halma.bots`: :class:`GreedyBot`, :class:`SearchBot`.
 - :mod:`~mathgames.halma.solver`: the solitaire crossing (beam search) and a
   parity lower bound; :mod:`~mathgames.halma.solutions`: the best crossings found.
@@ -20,9 +21,9 @@ The public API, module by module:
 
 from __future__ import annotations
 
-from mathgames.halma.game import PASS, Game, Move, Result
+from mathgames.halma.game import DEFAULT_FILL_RULE, FILL_RULES, PASS, Game, Move, Result
 from mathgames.halma.solutions import SOLUTIONS, best_crossing
 from mathgames.halma.topology import BOARDS, HALMA, STAR, Topology, get_topology
 
-__all__ = ["BOARDS", "HALMA", "PASS", "SOLUTIONS", "STAR", "Game", "Move", "Result", "Topology",
-           "best_crossing", "get_topology"]
+__all__ = ["BOARDS", "DEFAULT_FILL_RULE", "FILL_RULES", "HALMA", "PASS", "SOLUTIONS", "STAR",
+           "Game", "Move", "Result", "Topology", "best_crossing", "get_topology"]

@@ -46,7 +46,7 @@ import random
 from collections.abc import Iterable
 from typing import ClassVar, NamedTuple
 
-from mathgames.halma.game import Game, jump_destinations
+from mathgames.halma.game import DEFAULT_FILL_RULE, Game, jump_destinations
 from mathgames.halma.topology import Topology, get_topology
 
 __all__ = ["BitBoard", "Playout", "random_playout"]
@@ -223,20 +223,26 @@ class Playout(NamedTuple):
 
 def random_playout(board: str, players: int = 2, turns: int = 200, seed: int | None = None,
                    rng: random.Random | None = None,
-                   record: list[tuple[int, int] | None] | None = None) -> Playout:
+                   record: list[tuple[int, int] | None] | None = None,
+                   fill_rule: str = DEFAULT_FILL_RULE) -> Playout:
     """A game of uniformly random legal moves from the start, at most ``turns`` plies.
 
     Every turn the player to move picks one of its legal ``(from, to)`` moves with
     equal chances (it passes when it has none); the game stops when a player has
-    finished (all its pieces home, or its target camp full with one of its pieces
-    in it) or after ``turns`` plies. ``record``, if given, receives each ply's
-    ``(from, to)`` cells (None for a pass).
+    finished (all its pieces home, or its target camp filled under ``fill_rule``,
+    ``"bounded"`` or ``"literal"``: :meth:`mathgames.halma.game.Game.camp_filled`) or
+    after ``turns`` plies. ``record``, if given, receives each ply's ``(from, to)``
+    cells (None for a pass).
 
     >>> random_playout("halma", 2, turns=50, seed=3).plies
     50
     """
     rng = rng or random.Random(seed)
-    game = Game(board, players)
+    if fill_rule not in ("bounded", "literal"):
+        raise ValueError(f"random_playout plays the bounded and literal fill rules, "
+                         f"not {fill_rule!r}")
+    game = Game(board, players, fill_rule=fill_rule)
+    bound = game.fill_bound if fill_rule == "bounded" else 0
     bb = BitBoard.of(game.topology)
     bit, cell_at, valid = bb.bit, bb.cell_at, bb.valid
     chains, table = bb.chains, game.topology.jumps
@@ -246,6 +252,7 @@ def random_playout(board: str, players: int = 2, turns: int = 200, seed: int | N
     occ = sum(pieces)
     cells = bytearray(game.occ)  # the same position, one byte a cell (for the chains)
     own = [list(c) for c in game.cells]
+    arrived = [0] * game.topology.size  # the ply since which a cell's piece stands there
     shifts = [(k, True) for k in bb.up] + [(k, False) for k in bb.down]
     for ply in range(turns):
         p = ply % players
@@ -279,10 +286,12 @@ def random_playout(board: str, players: int = 2, turns: int = 200, seed: int | N
                         total += len(dest)
                         jumps.append((s, dest))
                     break
-        if not total:
+        if not total:  # a pass (the fill rule may still end the game, as in Game)
             if record is not None:
                 record.append(None)
-            continue  # a pass
+            if _filled(cells, arrived, occ, target, game.targets[p], p, ply, players, bound):
+                return Playout(ply + 1, p)
+            continue
         r = rng.randrange(total)
         if r < step_total:
             for k, up, landing, n in steps:  # noqa: B007 (the loop finds the direction)
@@ -310,11 +319,25 @@ def random_playout(board: str, players: int = 2, turns: int = 200, seed: int | N
         cells[end] = p + 1
         mine_cells = own[p]
         mine_cells[mine_cells.index(start)] = end
+        arrived[end] = ply + 1
         pieces[p] = mine ^ move
-        home = pieces[p] & target
-        if home == pieces[p] or (occ & target == target and home):
+        if pieces[p] & target == pieces[p] or _filled(cells, arrived, occ, target,
+                                                      game.targets[p], p, ply, players, bound):
             return Playout(ply + 1, p)
     return Playout(turns, None)
+
+
+def _filled(cells: bytearray, arrived: list[int], occ: int, target: int,
+            camp: tuple[int, ...], p: int, ply: int, players: int, bound: int) -> bool:
+    """The fill rule after ply ``ply`` (player ``p``'s turn) of a game from the start:
+    ``p``'s target camp full, with one of ``p``'s pieces, and (``bound > 0``) every other
+    player's piece in it one that has stood there ``bound`` of its owner's turns."""
+    if occ & target != target or not any(cells[c] == p + 1 for c in camp):
+        return False
+    return bound == 0 or all(
+        cells[c] == p + 1 or len(range(arrived[c] + (cells[c] - 1 - arrived[c]) % players,
+                                       ply + 1, players)) >= bound
+        for c in camp)
 
 
 def same_moves(game: Game) -> bool:

@@ -30,13 +30,15 @@ import time
 from abc import ABC, abstractmethod
 from collections import deque
 from collections.abc import Callable, Mapping
+from dataclasses import replace
 
 from mathgames.core.errors import check_choice
 from mathgames.core.i18n import format_number, translator
-from mathgames.core.levels import Clock, Level
+from mathgames.core.levels import Clock, Level, games_won
 from mathgames.halma.game import PASS, Game, Move, pair_moves, shortest_path
 
-__all__ = ["LEVELS", "GreedyBot", "RandomBot", "SearchBot", "cost_table", "make_bot"]
+__all__ = ["LEVELS", "STAR_LEVEL_FIGURES", "GreedyBot", "RandomBot", "SearchBot", "cost_table",
+           "levels_on", "make_bot"]
 
 _ = translator("halma")
 
@@ -255,26 +257,30 @@ class SearchBot(_Bot):
         return self._ordered(p, pairs)[: self.width]
 
     def _make(self, p: int, a: int, b: int) -> None:
-        self.occ[a] = 0
+        other = self.occ[b]  # non-zero only in a swap (the swap rule): it goes to a
+        self.occ[a] = other
+        if other:
+            self._shift(other - 1, b, a)
         self.occ[b] = p + 1
+        self._shift(p, a, b)
+
+    def _unmake(self, p: int, a: int, b: int) -> None:
+        other = self.occ[a]  # a swapped piece goes back
+        self.occ[b] = other
+        if other:
+            self._shift(other - 1, a, b)
+        self.occ[a] = p + 1
+        self._shift(p, b, a)
+
+    def _shift(self, p: int, a: int, b: int) -> None:
+        """Player ``p``'s piece moves from ``a`` to ``b`` in the search's lists."""
         cells = self.cells[p]
         cells[cells.index(a)] = b
         self.remaining[p] += self.costs[p][b] - self.costs[p][a]
 
-    def _unmake(self, p: int, a: int, b: int) -> None:
-        self.occ[b] = 0
-        self.occ[a] = p + 1
-        cells = self.cells[p]
-        cells[cells.index(b)] = a
-        self.remaining[p] += self.costs[p][a] - self.costs[p][b]
-
     def _filled(self, p: int) -> bool:
-        occ, own, mine = self.occ, p + 1, False
-        for c in self.game.targets[p]:
-            if not occ[c]:
-                return False
-            mine = mine or occ[c] == own
-        return mine
+        """The game's fill rule on the search's board."""
+        return self.game.camp_filled(p, self.occ)
 
     def _score(self, me: int, depth_left: int) -> float:
         mine = self.remaining[me]
@@ -358,23 +364,43 @@ BOT_KINDS = {"greedy": GreedyBot, "search": SearchBot, "random": RandomBot}
 
 # -- levels --------------------------------------------------------------------------
 
-def _describe(figures: Mapping[str, float]) -> str:
+def _student_words(name: str, figures: Mapping[str, float]) -> str:
+    """What a level plays like and how often it won, in a student's words."""
+    won = games_won(figures["rate"])
+    if name == "easy":
+        return _("For beginners: makes the move that brings a piece furthest towards home "
+                 "now, without thinking of your reply. Wins {won} against a player who "
+                 "moves at random.").format(won=won)
+    if name == "medium":
+        return _("Thinks of your best reply before it moves. Wins {won} against the "
+                 "easy bot.").format(won=won)
+    return _("Looks up to four moves ahead, its own and yours. Wins {won} against the "
+             "medium bot.").format(won=won)
+
+
+def _measured_words(figures: Mapping[str, float]) -> str:
     values = {"rate": format_number(figures["rate"]), "games": format_number(figures["games"]),
-              "ms": format_number(figures["ms"], 1)}
+              # a twentieth of a millisecond is not "0.0"
+              "ms": format_number(figures["ms"], 2 if figures["ms"] < 1 else 1)}
     if figures.get("below"):
-        return _("Wins {rate}% of {games} two-player Halma games against the level below; "
-                 "{ms} ms a move (median, one core).").format(**values)
-    return _("Wins {rate}% of {games} two-player Halma games against random moves; "
+        return _("Wins {rate}% of {games} two-player games on this board against the level "
+                 "below; {ms} ms a move (median, one core).").format(**values)
+    return _("Wins {rate}% of {games} two-player games on this board against random moves; "
              "{ms} ms a move (median, one core).").format(**values)
 
 
 #: What ``bench/levels.py`` measured for each level on the Halma board, the dearer
-#: of the two (2 players, 200 games a rung; median CPU time a move). On the star:
-#: 100 % (easy against random), 94.2 % and 100 %, at 0.05, 1.09 and 16.0 ms a move.
+#: of the two (2 players, 200 games a rung; median CPU time a move).
 LEVEL_FIGURES: dict[str, dict[str, float]] = {
     "easy": {"rate": 100.0, "games": 200, "ms": 0.16, "below": 0},
     "medium": {"rate": 89.8, "games": 200, "ms": 3.18, "below": 1},
     "hard": {"rate": 100.0, "games": 200, "ms": 51.3, "below": 1},
+}
+#: The same run on the star (Chinese checkers).
+STAR_LEVEL_FIGURES: dict[str, dict[str, float]] = {
+    "easy": {"rate": 100.0, "games": 200, "ms": 0.05, "below": 0},
+    "medium": {"rate": 94.2, "games": 200, "ms": 1.09, "below": 1},
+    "hard": {"rate": 100.0, "games": 200, "ms": 16.0, "below": 1},
 }
 
 _LEVEL_BOTS: dict[str, Callable[[int, Clock], _Bot]] = {
@@ -390,9 +416,23 @@ _LEVEL_BOTS: dict[str, Callable[[int, Clock], _Bot]] = {
 
 #: The levels a set-up panel offers, weakest first.
 LEVELS: dict[str, Level] = {
-    name: Level(name, factory, LEVEL_FIGURES[name], _describe)
+    name: Level(name, factory, LEVEL_FIGURES[name],
+                lambda figures, name=name: _student_words(name, figures), _measured_words)
     for name, factory in _LEVEL_BOTS.items()
 }
+
+
+def levels_on(board: str) -> dict[str, Level]:
+    """The levels with the figures measured on ``board`` (``"halma"`` or ``"star"``):
+    the same bots, described from that board's games.
+
+    >>> levels_on("star")["medium"].figures["rate"], levels_on("halma")["medium"].figures["rate"]
+    (94.2, 89.8)
+    """
+    if board != "star":
+        return LEVELS
+    return {name: replace(level, figures=STAR_LEVEL_FIGURES[name])
+            for name, level in LEVELS.items()}
 
 
 def make_bot(kind: str, seed: int | None = None, **options: float) -> _Bot:

@@ -26,7 +26,7 @@ the game's generator and the naive reference in every position of recorded and
 random games of every board and player count, in both modes, and that both modes
 play the same games. ``bench/halma.py --only 4`` races it with OpenSpiel.
 
->>> from mathgames.halma.game import Game
+>>> from mathgames.halma.game import DEFAULT_FILL_RULE, Game
 >>> game = Game("star", 3)
 >>> sorted(FastEngine.of("star", 3).pair_moves(game)) == sorted(game.pair_moves())
 True
@@ -39,7 +39,7 @@ from __future__ import annotations
 
 from typing import Any, ClassVar, NamedTuple
 
-from mathgames.halma.game import Game
+from mathgames.halma.game import DEFAULT_FILL_RULE, Game
 from mathgames.halma.topology import Topology, get_topology
 
 __all__ = ["FastEngine", "Playout", "engine_mode", "jit_available", "random_playout"]
@@ -49,7 +49,8 @@ _MASK = 0xFFFFFFFF
 
 def _kernel(board, cells, first, counts, players, start_board, start_cells, games, turns,
             step, over, land, dirs, lock, targets, tsize, seen, stack, move_from, move_to,
-            rng, out_plies, out_winner, rec_from, rec_to):
+            rng, out_plies, out_winner, rec_from, rec_to, bound, ply0, start_arrived, arrived,
+            finished):
     """The whole engine in one function (numba compiles it; Python runs it unchanged).
 
     With ``games == 0``: write the legal moves of player ``first`` in the position
@@ -62,6 +63,11 @@ def _kernel(board, cells, first, counts, players, start_board, start_cells, game
     ``cells[first_of_p + i]``: the cell of player ``p``'s piece ``i``, with
     ``first_of_p = sum(counts[:p])``; ``lock[p * size + c]`` is 1 on ``p``'s target
     camp, whose cells are ``targets[p * tsize + j]``; ``rng``: four 32-bit words.
+    The fill rule (:data:`mathgames.halma.game.FILL_RULES`): ``bound == 0`` is the
+    literal one; ``bound > 0`` the bounded one, where another player's piece in a full
+    camp counts only when ``finished[q]`` is set for its owner ``q`` or it has stood
+    there ``bound`` of ``q``'s turns: it has stood on ``c`` since ply ``arrived[c]``
+    (``start_arrived`` at the start, which is ply ``ply0`` of the game).
     """
     size = len(board)
     for c in range(size):
@@ -74,6 +80,9 @@ def _kernel(board, cells, first, counts, players, start_board, start_cells, game
                 board[c] = start_board[c]
             for i in range(len(cells)):
                 cells[i] = start_cells[i]
+            for c in range(size):
+                arrived[c] = start_arrived[c]
+        starter = ((first - ply0) % players + players) % players  # who moved at ply 0
         winner = -1
         plies = turns
         last = turns if games > 0 else 1
@@ -118,49 +127,57 @@ def _kernel(board, cells, first, counts, players, start_board, start_cells, game
                 board[s] = own
             if games == 0:
                 return n
-            if n == 0:  # a pass
+            if n == 0:  # a pass (the fill rule may still end the game, as in Game)
                 rec_from[ply] = -1
                 rec_to[ply] = -1
-                continue
-            # xorshift128 (Marsaglia 2003), then a multiply-shift into range(n)
-            x = rng[0]
-            t = (x ^ (x << 11)) & _MASK
-            rng[0] = rng[1]
-            rng[1] = rng[2]
-            rng[2] = rng[3]
-            w = rng[3]
-            w = (w ^ (w >> 19)) ^ (t ^ (t >> 8))
-            rng[3] = w
-            r = (w * n) >> 32
-            a = move_from[r]
-            b = move_to[r]
-            board[a] = 0
-            board[b] = p + 1
-            for i in range(counts[p]):
-                if cells[base + i] == a:
-                    cells[base + i] = b
-                    break
-            rec_from[ply] = a
-            rec_to[ply] = b
-            # finished: every piece in the camp (fewer pieces than the camp has cells),
-            # or the camp full with at least one of the mover's pieces in it
-            done = False
-            if counts[p] < tsize:
-                done = counts[p] > 0
+            else:
+                # xorshift128 (Marsaglia 2003), then a multiply-shift into range(n)
+                x = rng[0]
+                t = (x ^ (x << 11)) & _MASK
+                rng[0] = rng[1]
+                rng[1] = rng[2]
+                rng[2] = rng[3]
+                w = rng[3]
+                w = (w ^ (w >> 19)) ^ (t ^ (t >> 8))
+                rng[3] = w
+                r = (w * n) >> 32
+                a = move_from[r]
+                b = move_to[r]
+                board[a] = 0
+                board[b] = p + 1
                 for i in range(counts[p]):
-                    if lock[lbase + cells[base + i]] == 0:
-                        done = False
+                    if cells[base + i] == a:
+                        cells[base + i] = b
                         break
+                rec_from[ply] = a
+                rec_to[ply] = b
+                arrived[b] = ply0 + ply + 1
+            # finished: every piece in the camp, or the camp full with at least one of
+            # the mover's pieces in it (and, bounded, only blockers' pieces besides)
+            done = counts[p] > 0
+            for i in range(counts[p]):
+                if lock[lbase + cells[base + i]] == 0:
+                    done = False
+                    break
             if not done:
                 full = True
                 mine = False
                 for j in range(tsize):
-                    v = board[targets[p * tsize + j]]
+                    c = targets[p * tsize + j]
+                    v = board[c]
                     if v == 0:
                         full = False
                         break
                     if v == p + 1:
                         mine = True
+                    elif bound > 0 and finished[v - 1] == 0:
+                        # the owner's turns from ply arrived[c] up to now
+                        since = arrived[c]
+                        t0 = since + ((v - 1 - starter - since) % players + players) % players
+                        now = ply0 + ply + 1
+                        if now <= t0 or (now - t0 + players - 1) // players < bound:
+                            full = False
+                            break
                 done = full and mine
             if done:
                 winner = p
@@ -237,22 +254,29 @@ class FastEngine:
     """The kernel's tables for one board and player count (build with :meth:`of`).
 
     ``jit``: run the compiled kernel (True), the Python one (False), or the compiled
-    one when numba is installed (None).
+    one when numba is installed (None). ``fill_rule``: ``"bounded"`` or ``"literal"``
+    (the swap rule's moves are not the kernel's); it plays only games of that rule.
 
     >>> engine = FastEngine.of("halma", 4)
     >>> engine.jit == jit_available(), engine.pieces
     (True, 13)
     """
 
-    _cache: ClassVar[dict[tuple[str, int, bool], FastEngine]] = {}
+    _cache: ClassVar[dict[tuple[str, int, bool, str], FastEngine]] = {}
 
-    def __init__(self, topology: Topology, players: int, jit: bool) -> None:
+    def __init__(self, topology: Topology, players: int, jit: bool,
+                 fill_rule: str = DEFAULT_FILL_RULE) -> None:
         if jit and not jit_available():
             raise RuntimeError("the compiled engine needs numba (pip install mathgames[fast])")
+        if fill_rule not in ("bounded", "literal"):
+            raise ValueError(f"the fast engine plays the bounded and literal fill rules, "
+                             f"not {fill_rule!r}")
         self.topology = topo = topology
         self.players = players
         self.jit = jit
-        start = Game(topo, players)
+        self.fill_rule = fill_rule
+        start = Game(topo, players, fill_rule=fill_rule)
+        self.bound = start.fill_bound if fill_rule == "bounded" else 0
         self.pieces = start.pieces
         self.dirs = dirs = len(topo.directions)
         size = topo.size
@@ -292,17 +316,18 @@ class FastEngine:
         self._run = _compiled() if jit else _kernel
 
     @classmethod
-    def of(cls, board: Topology | str, players: int = 2, jit: bool | None = None) -> FastEngine:
-        """The (cached) engine of a board and player count.
+    def of(cls, board: Topology | str, players: int = 2, jit: bool | None = None,
+           fill_rule: str = DEFAULT_FILL_RULE) -> FastEngine:
+        """The (cached) engine of a board, player count and fill rule.
 
-        >>> FastEngine.of("star", 6).pieces
-        10
+        >>> FastEngine.of("star", 6).pieces, FastEngine.of("star", 6).bound
+        (10, 30)
         """
         topo = get_topology(board)
         jit = jit_available() if jit is None else jit
-        key = (topo.key, players, jit)
+        key = (topo.key, players, jit, fill_rule)
         if key not in cls._cache:
-            cls._cache[key] = cls(topo, players, jit)
+            cls._cache[key] = cls(topo, players, jit, fill_rule)
         return cls._cache[key]
 
     def _array(self, values: Any, dtype: str) -> Any:
@@ -314,25 +339,33 @@ class FastEngine:
 
         return numpy.array(values, dtype)
 
-    def _position(self, game: Game | None) -> tuple[Any, Any, Any, int]:
-        """The kernel's ``board``, ``cells``, ``counts`` and player to move of a game
+    def _position(self, game: Game | None) -> tuple[Any, Any, Any, int, int, Any, Any]:
+        """The kernel's ``board``, ``cells``, ``counts``, player to move, ply, the ply
+        since which each cell's piece has stood there and who has finished, of a game
         (the start when None)."""
         if game is None:
             t = self._tables
-            return t["start_board"], t["start_cells"], t["counts"], 0
+            return (t["start_board"], t["start_cells"], t["counts"], 0, 0,
+                    self._array([0] * self.topology.size, "int64"),
+                    self._array([0] * self.players, "int8"))
         if (game.topology is not self.topology or game.players != self.players
-                or game.targets != self.targets):
+                or game.targets != self.targets or game.fill_rule != self.fill_rule):
             raise ValueError(f"this engine plays {self.topology.key} with {self.players} "
-                             f"players, not {game.topology.key} with {game.players}")
+                             f"players and the {self.fill_rule} fill rule, not "
+                             f"{game.topology.key} with {game.players} and {game.fill_rule}")
+        arrivals = game._arrivals()
         return (self._array(game.occ, "int8"),
                 self._array([c for cells in game.cells for c in cells], "int32"),
-                self._array([len(c) for c in game.cells], "int32"), game.to_move)
+                self._array([len(c) for c in game.cells], "int32"), game.to_move, game.ply,
+                self._array([arrivals.get(c, 0) for c in range(self.topology.size)], "int64"),
+                self._array([q in game.finished for q in range(self.players)], "int8"))
 
     def _call(self, game: Game | None, games: int, turns: int,
               seed: int) -> tuple[int, Any, Any, Any, Any, Any]:
         """Run the kernel; its total, plies, winners, records and the ``(from, to)``
         buffers. Every call has its own buffers, so that threads may share an engine."""
-        start_board, start_cells, counts, first = self._position(game)
+        start_board, start_cells, counts, first, ply0, start_arrived, finished = \
+            self._position(game)
         t, size = self._tables, self.topology.size
         seen = self._array([0] * size, "int64")
         stack = self._array([0] * (size + 1), "int32")
@@ -349,7 +382,8 @@ class FastEngine:
                            start_board, start_cells, games, turns, t["step"], t["over"],
                            t["land"], self.dirs, t["lock"], t["targets"], self.tsize,
                            seen, stack, move_from, move_to, rng, out_plies, out_winner,
-                           rec_from, rec_to)
+                           rec_from, rec_to, self.bound, ply0, start_arrived,
+                           self._array(start_arrived, "int64"), finished)
         return int(result), out_plies, out_winner, rec_from, rec_to, (move_from, move_to)
 
     def pair_moves(self, game: Game) -> list[tuple[int, int]]:
@@ -403,8 +437,9 @@ def random_playout(board: str, players: int = 2, turns: int = 200, seed: int = 0
 
     Every turn the player to move picks one of its distinct legal ``(from, to)``
     moves with equal chances (it passes when it has none); the game stops when a
-    player has finished (all its pieces home, or its target camp full with one of
-    its pieces in it) or after ``turns`` plies.
+    player has finished (all its pieces home, or its target camp filled under the
+    default, bounded fill rule: :meth:`mathgames.halma.game.Game.camp_filled`) or
+    after ``turns`` plies.
 
     >>> random_playout("halma", 2, turns=50, seed=3).plies
     50

@@ -40,7 +40,28 @@ from mathgames.core.errors import (
 )
 from mathgames.halma.topology import BOARDS, Topology, get_topology
 
-__all__ = ["PASS", "Game", "Move", "Result", "jump_destinations", "pair_moves"]
+__all__ = ["DEFAULT_FILL_RULE", "FILL_RULES", "PASS", "TURNS_PER_PIECE", "Game", "Move",
+           "Result", "jump_destinations", "pair_moves"]
+
+#: How a target camp that holds other players' pieces can still be won (the rule sheet's
+#: fill rule, ``../shared/rules/halma.md``), by :class:`Game`'s ``fill_rule``:
+#:
+#: - ``"bounded"`` (the default): the camp full, with at least one of your pieces, wins only
+#:   when every other player's piece in it is a real blocker: its owner has finished, or
+#:   has had at least :data:`TURNS_PER_PIECE` turns for each piece (30 turns with 10
+#:   pieces) to leave. The bound follows the "empty your camp by move 30" rule of Halma on
+#:   8x8 boards with 10 pieces (50 on 10x10 with 15: BrainKing's and Setup Group's rules),
+#:   about 3 turns a piece; before it, pieces that have simply not left yet never end a game.
+#: - ``"literal"``: the rule sheet read literally, David Parlett's anti-spoiling rule: the
+#:   camp full with at least one of your pieces wins at once, whoever fills the rest.
+#: - ``"swap"``: no fill rule; instead, as in Masters Games' Chinese checkers rules, a step
+#:   from outside your target camp onto another player's piece inside it swaps the two
+#:   pieces. You win only with all your pieces home.
+FILL_RULES = ("bounded", "literal", "swap")
+DEFAULT_FILL_RULE = "bounded"
+#: The turns a player gets for each of its pieces before its pieces in another player's
+#: target camp count as blocking it (the ``"bounded"`` fill rule).
+TURNS_PER_PIECE = 3
 
 
 # -- the hot loops: plain functions over integer tables ---------------------------------------
@@ -217,15 +238,20 @@ class Game:
 
     ``players``: Halma 2, 3 or 4; star 2, 3, 4 or 6; 1 is the solitaire crossing.
     ``pieces``: only for the Halma solitaire (19 or 13). ``move_limit``: the
-    game is a draw after that many moves in all (None: no limit).
+    game is a draw after that many moves in all (None: no limit). ``fill_rule``:
+    how a camp that holds other players' pieces is won, one of :data:`FILL_RULES`
+    (``fill_bound`` is then the turns a blocker gets, :data:`TURNS_PER_PIECE` a piece).
 
     >>> g = Game("halma", players=4)
     >>> g.corners, g.pieces, g.target_corners
     (('SW', 'NW', 'NE', 'SE'), 13, ('NE', 'SE', 'SW', 'NW'))
+    >>> g.fill_rule, g.fill_bound, Game("star", 6, fill_rule="literal").fill_bound
+    ('bounded', 39, 30)
     """
 
     def __init__(self, board: str | Topology = "halma", players: int = 2,
-                 move_limit: int | None = None, pieces: int | None = None) -> None:
+                 move_limit: int | None = None, pieces: int | None = None,
+                 fill_rule: str = DEFAULT_FILL_RULE) -> None:
         if not (isinstance(board, Topology) or (isinstance(board, str) and board in BOARDS)):
             raise SetupError(f"unknown board {quoted(board)}; choose 'halma' or 'star'")
         self.topology = topo = get_topology(board)
@@ -243,6 +269,11 @@ class Game:
         if move_limit is not None and (not _whole(move_limit) or move_limit < 1):
             raise SetupError(f"the move limit must be a positive whole number, not "
                              f"{quoted(move_limit)}")
+        if not isinstance(fill_rule, str) or fill_rule not in FILL_RULES:
+            raise SetupError(f"unknown fill rule {quoted(fill_rule)}; choose one of "
+                             f"{', '.join(FILL_RULES)}")
+        self.fill_rule = fill_rule
+        self.fill_bound = TURNS_PER_PIECE * pieces
         self.players = players
         self.pieces = pieces
         self.move_limit = move_limit
@@ -273,7 +304,7 @@ class Game:
     @classmethod
     def custom(cls, board: str | Topology, players: int, placement: dict[int, list[str]],
                to_move: int = 0, move_limit: int | None = None,
-               pieces: int | None = None) -> Game:
+               pieces: int | None = None, fill_rule: str = DEFAULT_FILL_RULE) -> Game:
         """A hand-built position (for puzzles, lessons and tests): any number of
         pieces per player, at most a camp's worth. Camps are as in the normal game.
 
@@ -281,7 +312,7 @@ class Game:
         >>> [str(m) for m in g.legal_moves()]
         ['a1-b1', 'a1-a2', 'a1-c3', 'a1-c3-e5']
         """
-        game = cls(board, players, move_limit, pieces)
+        game = cls(board, players, move_limit, pieces, fill_rule)
         topo = game.topology
         occ = bytearray(topo.size)
         cells: list[list[int]] = [[] for _ in range(players)]
@@ -344,7 +375,17 @@ class Game:
         if self._over:
             return []
         p = self.to_move
-        return pair_moves(self.occ, self.cells[p], self.topology, self.target_masks[p])
+        pairs = pair_moves(self.occ, self.cells[p], self.topology, self.target_masks[p])
+        if self.fill_rule == "swap":
+            pairs += self._swaps(p)
+        return pairs
+
+    def _swaps(self, p: int) -> list[tuple[int, int]]:
+        """The swap rule's moves: a step of ``p`` from outside its target camp onto
+        another player's piece inside it."""
+        occ, lock, own = self.occ, self.target_masks[p], p + 1
+        return [(s, n) for s in self.cells[p] if not lock[s]
+                for n in self.topology.neighbours[s] if lock[n] and occ[n] and occ[n] != own]
 
     def legal_moves(self) -> list[Move]:
         """Every legal move, each ``(from, to)`` pair once with a shortest path.
@@ -388,6 +429,8 @@ class Game:
                             append(make(Move, (path,)))
                 frontier = nxt
             occ[s] = p + 1
+        if self.fill_rule == "swap":
+            moves += [Move((names[a], names[b])) for a, b in self._swaps(p)]
         return moves or [PASS]
 
     def moves_from(self, cell: int | str) -> dict[str, Move]:
@@ -427,6 +470,8 @@ class Game:
             raise IllegalMoveError(f"{move}: a chain never lands twice on the same cell")
         occ = self.occ
         if len(path) == 2 and path[1] in topo.neighbours[start]:
+            if self.fill_rule == "swap" and (start, path[1]) in self._swaps(p):
+                return path  # the swap rule: the two pieces change places
             steps = [(start, path[1], None)]
         else:
             steps = []
@@ -462,6 +507,8 @@ class Game:
 
         The path is worked out when not given (it only matters for the record).
         """
+        if path is None and self.occ[end] and end in self.topology.neighbours[start]:
+            path = (start, end)  # a swap (the swap rule)
         if path is None:
             path = shortest_path(self.occ, start, end, self.topology,
                                  self.target_masks[self.to_move]
@@ -475,16 +522,20 @@ class Game:
         p = self.to_move
         if path:
             start, end = path[0], path[-1]
-            self.occ[start] = 0
+            other = self.occ[end]  # non-zero only in a swap: that piece goes to start
+            self.occ[start] = other
+            if other:
+                theirs = self.cells[other - 1]
+                theirs[theirs.index(end)] = start
             self.occ[end] = p + 1
             cells = self.cells[p]
             cells[cells.index(start)] = end
         self.ply += 1
-        finished_now = p not in self.finished and self._has_finished(p)
-        if finished_now:
-            self.finished[p] = self.ply - 1
-        self.history.append((p, path, finished_now))
+        self.history.append((p, path, False))
         self.to_move = (p + 1) % self.players
+        if p not in self.finished and self._has_finished(p):  # (on the position after)
+            self.finished[p] = self.ply - 1
+            self.history[-1] = (p, path, True)
         self._over = self._ends_now() or (not path and self._blocked())
 
     def _ends_now(self) -> bool:
@@ -507,7 +558,11 @@ class Game:
         p, path, finished_now = self.history.pop()
         if path:
             start, end = path[0], path[-1]
-            self.occ[end] = 0
+            other = self.occ[start]  # a swapped piece goes back
+            self.occ[end] = other
+            if other:
+                theirs = self.cells[other - 1]
+                theirs[theirs.index(start)] = end
             self.occ[start] = p + 1
             cells = self.cells[p]
             cells[cells.index(end)] = start
@@ -532,22 +587,95 @@ class Game:
 
     # -- the end ----------------------------------------------------------------------------
     def _has_finished(self, p: int) -> bool:
-        """Every piece of ``p`` stands in the target camp, or (the fill rule) the camp is
-        full and holds at least one of them."""
-        cells, target = self.cells[p], self.targets[p]
-        if len(cells) < len(target):  # with a full set, all in the camp means the camp is full
-            lock = self.target_masks[p]
-            if cells and all(lock[c] for c in cells):
-                return True
-        occ, own = self.occ, p + 1
-        mine = False
-        for c in target:
-            v = occ[c]
+        """Every piece of ``p`` stands in the target camp, or the fill rule says the camp
+        is won (:meth:`camp_filled`)."""
+        cells, lock = self.cells[p], self.target_masks[p]
+        if cells and all(lock[c] for c in cells):
+            return True
+        return self.camp_filled(p)
+
+    def turns_taken(self, player: int, since: int = 0) -> int:
+        """How many turns ``player`` has had (moves and passes) from ply ``since`` on
+        (0: since the game began) up to now.
+
+        >>> g = Game("star", 3)
+        >>> for _ in range(4):
+        ...     _ = g.play(g.legal_moves()[0])
+        >>> [g.turns_taken(p) for p in range(3)], g.turns_taken(0, since=1)
+        ([2, 1, 1], 1)
+        """
+        player = self._player(player)
+        if not _whole(since) or since < 0:
+            raise InvalidMoveError(f"{quoted(since)} is not a ply (a whole number from 0)")
+        n = self.players
+        starter = (self.to_move - self.ply) % n  # who moved at ply 0
+        first = since + (player - starter - since) % n
+        return len(range(first, self.ply, n))
+
+    def stayed(self, cell: int | str) -> int:
+        """How many of its owner's turns the piece on ``cell`` has stood there (0 if the
+        cell is empty); a piece that has not moved since the game began (or since the
+        position was read, :meth:`from_position_text`) has stood there all its turns.
+
+        >>> g = Game("star", 2)
+        >>> _ = g.play("d4-i5"); _ = g.play("a14-e13"); _ = g.play("a4-e5")
+        >>> g.stayed("i5"), g.stayed("a1"), g.stayed("e13"), g.stayed("d4")
+        (1, 2, 0, 0)
+        """
+        c = self.topology.index(cell)
+        if not self.occ[c]:
+            return 0
+        return self.turns_taken(self.occ[c] - 1, self._arrivals().get(c, 0))
+
+    def _arrivals(self) -> dict[int, int]:
+        """``{cell: ply}``: from which ply on the piece on each cell has stood there, for
+        the cells a recorded move ended on (the others: since ply 0). Worked out once per
+        position."""
+        history = self.history
+        key = (len(history), history[-1] if history else None)
+        cached = self.__dict__.get("_arrival_cache")
+        if cached is not None and cached[0] == key:
+            return cached[1]
+        arrivals = {}
+        base = self.ply - len(history)
+        for i, (_p, path, _finished) in enumerate(history):
+            if path:
+                arrivals[path[-1]] = arrivals[path[0]] = base + i + 1  # (a swap moves both)
+        self._arrival_cache = (key, arrivals)
+        return arrivals
+
+    def camp_filled(self, player: int, occ: bytearray | None = None) -> bool:
+        """The fill rule (:data:`FILL_RULES`): ``player``'s target camp is full and holds
+        at least one of its pieces; ``"bounded"``: every other piece in it is a blocker's,
+        one whose owner has finished or that has stood there :attr:`fill_bound` of its
+        owner's turns (:meth:`stayed`). Always False under ``"swap"``. ``occ``: another
+        board of the same game (for bots; a piece it moved has just arrived).
+
+        >>> g = Game.custom("star", 6, {0: ["d14", "c14", "b14", "a14", "c15", "b15",
+        ...                                 "a15", "b16", "a16"], 3: ["a17"]})
+        >>> g.camp_filled(0), g.fill_bound, g.stayed("a17")
+        (False, 30, 0)
+        >>> g.fill_rule = "literal"; g.camp_filled(0)
+        True
+        """
+        player = self._player(player)
+        if self.fill_rule == "swap":
+            return False
+        board = self.occ if occ is None else occ
+        own, mine = player + 1, False
+        others = []
+        for c in self.targets[player]:
+            v = board[c]
             if not v:
                 return False
             if v == own:
                 mine = True
-        return mine
+            elif v - 1 not in self.finished:
+                others.append(c)
+        if not mine or self.fill_rule == "literal":
+            return mine
+        bound = self.fill_bound
+        return all(board[c] == self.occ[c] and self.stayed(c) >= bound for c in others)
 
     def pieces_home(self, player: int) -> int:
         """How many of ``player``'s pieces stand in their target camp."""
@@ -604,6 +732,7 @@ class Game:
         players: 2
         pieces: 10
         move limit: none
+        fill rule: bounded
         to move: 1
         moves made: 1
         finished: none
@@ -617,6 +746,7 @@ class Game:
             f"players: {self.players}",
             f"pieces: {self.pieces}",
             f"move limit: {self.move_limit if self.move_limit is not None else 'none'}",
+            f"fill rule: {self.fill_rule}",
             f"to move: {self.to_move}",
             f"moves made: {self.ply}",
             "finished: " + (" ".join(f"{p}@{ply}" for p, ply in sorted(self.finished.items()))
@@ -630,7 +760,9 @@ class Game:
     def from_position_text(cls, text: str) -> Game:
         """Read :meth:`position_text` back; raises CorruptSaveError on bad text.
 
-        The game read has no history (nothing to undo).
+        The game read has no history (nothing to undo). A text without a ``fill rule``
+        line (written before there was a choice) is read with the ``"literal"`` rule it
+        was played under.
         """
         if not isinstance(text, str):
             raise CorruptSaveError("a position must be text")
@@ -660,9 +792,13 @@ class Game:
                     f"line {line}: {key} must be a whole number, not {quoted(value)}")
             return int(value)
 
+        rule_line, rule = fields.get("fill rule", (0, "literal"))
+        if rule not in FILL_RULES:
+            raise CorruptSaveError(f"line {rule_line}: unknown fill rule {quoted(rule)}; "
+                                   f"choose one of {', '.join(FILL_RULES)}")
         try:
             game = cls(get("board")[1], integer("players"), integer("move limit", True),
-                       integer("pieces"))
+                       integer("pieces"), rule)
         except ValueError as error:
             raise CorruptSaveError(str(error)) from None
         topo = game.topology
@@ -697,12 +833,13 @@ class Game:
                         and int(who) < game.players and int(when) < ply):
                     raise CorruptSaveError(f"line {line}: {quoted(item)} is not player@move")
                 finished[int(who)] = int(when)
-        game.occ, game.cells = occ, cells
-        for who in finished:
+        game.occ, game.cells, game.to_move, game.ply = occ, cells, to_move, ply
+        for who, when in finished.items():  # (with those who finished before, as in play)
+            game.finished = {q: at for q, at in finished.items() if at < when}
             if not game._has_finished(who):
                 raise CorruptSaveError(f"line {line}: player {who} has not finished")
-        extra = set(fields) - {"board", "players", "pieces", "move limit", "to move",
-                               "moves made", "finished"} - {f"player {p}"
+        extra = set(fields) - {"board", "players", "pieces", "move limit", "fill rule",
+                               "to move", "moves made", "finished"} - {f"player {p}"
                                                             for p in range(game.players)}
         if extra:
             first = min(extra)

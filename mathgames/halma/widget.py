@@ -37,10 +37,11 @@ from mathgames.core.ui_widget import (
     ZoomButtons,
     by_pointer,
     fill_tooltips,
+    level_help,
     section,
 )
-from mathgames.halma.bots import LEVELS
-from mathgames.halma.game import PASS, Game, Move
+from mathgames.halma.bots import LEVELS, levels_on
+from mathgames.halma.game import DEFAULT_FILL_RULE, PASS, TURNS_PER_PIECE, Game, Move
 from mathgames.halma.solutions import SOLUTIONS
 from mathgames.halma.topology import get_topology
 from mathgames.halma.view import ARROWS, arrow_step, cell_said, player_label, render
@@ -62,13 +63,6 @@ def _seat_label(kind: str) -> str:
             "hard": _("Bot: hard")}[kind]
 
 
-def _level_help() -> str:
-    """Each level in words (what the bench measured), for the set-up panel."""
-    items = "".join(f"<li><b>{esc(_seat_label(name))}</b>: {esc(level.description)}</li>"
-                    for name, level in LEVELS.items())
-    return f'<ul class="mg-level-help">{items}</ul>'
-
-
 def _seat(kind: str) -> str:
     return LEGACY_SEATS.get(kind, kind)
 
@@ -80,7 +74,8 @@ class HalmaApp(w.VBox):
     ``"human"``, ``"easy"``, ``"medium"``, ``"hard"`` per player: a bot level of
     :data:`~mathgames.halma.bots.LEVELS`; the earlier ``"greedy"`` and
     ``"search"`` mean easy and hard) and ``move_limit`` (0: none) preset the
-    set-up panel; ``mode`` is ``"game"`` or ``"puzzle"`` (the solitaire crossing).
+    set-up panel; ``mode`` is ``"game"`` or ``"puzzle"`` (the solitaire crossing);
+    ``fill_rule`` is the games' fill rule (:data:`~mathgames.halma.game.FILL_RULES`).
 
     Parts for tests and pages: ``board`` (the :class:`BoardWidget`), ``game``
     (the :class:`~mathgames.halma.game.Game`, None before Start), ``setup``,
@@ -94,7 +89,9 @@ class HalmaApp(w.VBox):
 
     def __init__(self, board: str = "halma", players: int = 2,
                  seats: list[str] | tuple[str, ...] | None = None, move_limit: int = 1000,
-                 mode: str = "game") -> None:
+                 mode: str = "game", fill_rule: str = DEFAULT_FILL_RULE) -> None:
+        Game(board, fill_rule=fill_rule)  # SetupError for an unknown board or fill rule
+        self.fill_rule = fill_rule
         self.topology = get_topology(board)
         self.board_key = self.topology.key
         self.game: Game | None = None
@@ -231,7 +228,7 @@ class HalmaApp(w.VBox):
             select.value = value
         self.limit_input.description = _("Move limit (0 = none)")
         self.pieces_select.description = _("Pieces")
-        self.level_help.value = _level_help()
+        self.level_help.value = level_help(levels_on(self.board_key), _seat_label)
         self.puzzle_help.value = "<p>" + esc(_(
             "Move all your pieces to the opposite camp, alone on the board, in as few "
             "moves as you can.")) + "</p>"
@@ -292,7 +289,7 @@ class HalmaApp(w.VBox):
         else:
             n = self.players_select.value
             limit = self.limit_input.value or None
-            game = Game(self.board_key, n, move_limit=limit)
+            game = Game(self.board_key, n, move_limit=limit, fill_rule=self.fill_rule)
             seats = [self.seat_selects[p].value for p in range(n)]
         self._begin(game, seats)
         self.message.value = ""
@@ -550,12 +547,15 @@ class HalmaApp(w.VBox):
         return json.dumps({
             "game": "halma", "version": SAVE_VERSION, "board": self.board_key,
             "mode": self.mode, "players": game.players, "pieces": game.pieces,
-            "move_limit": game.move_limit, "seats": self.seats,
+            "move_limit": game.move_limit, "fill_rule": game.fill_rule, "seats": self.seats,
             "moves": [str(m) for m in game.moves],
         })
 
     def load(self, text: str) -> None:
-        """Resume a game saved by :meth:`save`; CorruptSaveError (nothing changed) if bad."""
+        """Resume a game saved by :meth:`save`; CorruptSaveError (nothing changed) if bad.
+
+        A save without ``fill_rule`` (written before there was a choice) is replayed under
+        the ``"literal"`` rule it was played under, so that it ends as it did."""
         data = read_save(text)
         if not isinstance(data, dict) or data.get("game") != "halma":
             raise CorruptSaveError("the saved game is not a Halma game")
@@ -574,7 +574,7 @@ class HalmaApp(w.VBox):
             raise CorruptSaveError("'moves' must be a list of move texts")
         try:
             game = Game(self.board_key, data.get("players"), data.get("move_limit"),
-                        data.get("pieces"))
+                        data.get("pieces"), data.get("fill_rule", "literal"))
         except (TypeError, ValueError) as error:
             raise CorruptSaveError(f"bad set-up: {error}") from None
         if len(seats) != game.players:
@@ -624,10 +624,32 @@ class HalmaApp(w.VBox):
             section(_("Camps and the goal lock"), "<p>" + esc(_(
                 "The shaded corners are the camps. A piece may pass through any camp, but once "
                 "it has reached its target camp it may only move inside that camp.")) + "</p>"),
-            section(_("The end and the fill rule"), "<p>" + esc(_(
-                "You win when all your pieces stand in your target camp. If another player's "
-                "pieces stay in your target camp, you win as soon as every other place of that "
-                "camp holds one of your pieces. Players who finish in the same round share "
-                "the win.")) + "</p>"),
+            section(_("The end and the fill rule"), self._fill_rule_html()),
         ]
         return "".join(parts)
+
+    def _fill_rule_html(self) -> str:
+        """The end of a game under the fill rule in play (the game's, else the app's)."""
+        rule = self.game.fill_rule if self.game is not None else self.fill_rule
+        pieces = self.game.pieces if self.game is not None else Game(self.board_key, 2).pieces
+        if rule == "swap":
+            text = _("You win when all your pieces stand in your target camp. If a piece of "
+                     "another player stands in your target camp, you may step onto it from a "
+                     "neighbouring place outside the camp: the two pieces change places (the "
+                     "swap rule of the Masters Games rules of Chinese checkers).")
+        elif rule == "literal":
+            text = _("You win when all your pieces stand in your target camp. If pieces of "
+                     "other players stay in your target camp, you win as soon as every other "
+                     "place of that camp holds one of your pieces (David Parlett's rule "
+                     "against blocking).")
+        else:
+            text = _("You win when all your pieces stand in your target camp. If pieces of "
+                     "other players stay in your target camp, you also win when every other "
+                     "place of that camp holds one of your pieces, but only if each of their "
+                     "pieces there has stood in the camp for {turns} of its player's turns, or "
+                     "its player has finished: a piece that has simply not left yet does not "
+                     "block you. (Halma rules ask players to empty their camp by move 30 with "
+                     "10 pieces: about 3 turns a piece.)").format(
+                         turns=TURNS_PER_PIECE * pieces)
+        return ("<p>" + esc(text) + "</p><p>" + esc(_(
+            "Players who finish in the same round share the win.")) + "</p>")

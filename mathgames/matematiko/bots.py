@@ -20,15 +20,24 @@ from abc import ABC, abstractmethod
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from functools import cache, lru_cache
-from math import comb
 from typing import Any
 
 from mathgames.core.errors import check_choice
 from mathgames.core.i18n import format_number, translator
 from mathgames.core.levels import Clock, Level
+from mathgames.matematiko.lines import (
+    CELL_LINES,
+    CELLS,
+    DIAGONAL_POINTS,
+    ROW_POINTS,
+    grid_points,
+    line_contents,
+    stage_of,
+    tail_row,
+)
 from mathgames.matematiko.odds import _weights, unseen_counts
 from mathgames.matematiko.rollouts import PlayOuts, Tables, compiled, installed, warm
-from mathgames.matematiko.rules import COMBINATIONS, GRID_SIZE, LINES, classify
+from mathgames.matematiko.rules import GRID_SIZE, LINES
 from mathgames.matematiko.weights import EXPERT_WEIGHTS
 
 __all__ = ["BOTS", "LEVELS", "TUNED", "Bot", "CarelessBot", "ExpertBot", "GreedyBot", "RandomBot",
@@ -36,15 +45,8 @@ __all__ = ["BOTS", "LEVELS", "TUNED", "Bot", "CarelessBot", "ExpertBot", "Greedy
 
 _ = translator("matematiko")
 
-CELLS = GRID_SIZE * GRID_SIZE
 #: A diagonal scores 10 more than a row when it scores: valued about 10 % more.
 _DIAGONAL_WEIGHT = 1.1
-_ROW_POINTS = {c.name: c.row_points for c in COMBINATIONS}
-_DIAGONAL_POINTS = {c.name: c.diagonal_points for c in COMBINATIONS}
-#: For each cell, the indices (into LINES) of the lines through it.
-CELL_LINES: tuple[tuple[int, ...], ...] = tuple(
-    tuple(i for i, (_name, cells) in enumerate(LINES) if cell in cells) for cell in range(CELLS)
-)
 
 
 class Bot(ABC):
@@ -75,11 +77,6 @@ class RandomBot(Bot):
 
     def choose(self, grid: Sequence[int | None], card: int, called: Sequence[int]) -> int:
         return self._random.choice([i for i in range(CELLS) if grid[i] is None])
-
-
-def _line_contents(grid: Sequence[int | None]) -> list[tuple[int, ...]]:
-    return [tuple(sorted(grid[i] for i in cells if grid[i] is not None))
-            for _name, cells in LINES]
 
 
 def _placement_gains(grid: Sequence[int | None], contents: list[tuple[int, ...]], card: int,
@@ -117,13 +114,13 @@ class GreedyBot(Bot):
                 tally, total = _weights(content, counts)
                 total = total or 1
                 cache[content] = (
-                    sum(w * _ROW_POINTS[n] for n, w in tally.items()) / total,
-                    sum(w * _DIAGONAL_POINTS[n] for n, w in tally.items()) / total,
+                    sum(w * ROW_POINTS[n] for n, w in tally.items()) / total,
+                    sum(w * DIAGONAL_POINTS[n] for n, w in tally.items()) / total,
                 )
             return cache[content][1 if diagonal else 0]
 
         gains = _placement_gains(
-            grid, _line_contents(grid), card,
+            grid, line_contents(grid), card,
             lambda before, after, diagonal: value(after, diagonal) - value(before, diagonal))
         return max(gains, key=lambda gain_cell: gain_cell[0])[1]  # the first best cell
 
@@ -182,20 +179,6 @@ def _targets(content: tuple[int, ...],
                         key=lambda t: -t[0]))
 
 
-@cache
-def _tail_row(copies: int, unseen: int, draws: int) -> tuple[float, ...]:
-    """The chances that at least 0, 1, ... 4 of a value's ``copies`` come in the next
-    ``draws`` of ``unseen`` cards (hypergeometric; cached, the searches ask often).
-
-    >>> _tail_row(1, 2, 1)
-    (1.0, 0.5, 0.0, 0.0, 0.0)
-    """
-    total = comb(unseen, draws) if draws <= unseen else 0
-    exact = [comb(copies, j) * comb(unseen - copies, draws - j) / total
-             if total and j <= draws else 0.0 for j in range(5)]
-    return (1.0, *(sum(exact[m:]) for m in range(1, 5)))
-
-
 def _tails(counts: Sequence[int], draws: int,
            scales: Sequence[float] | None = None) -> list[list[float]]:
     """``tails[v][m]``: the chance that at least ``m`` cards ``v`` come in the next draws,
@@ -203,26 +186,13 @@ def _tails(counts: Sequence[int], draws: int,
     unseen = sum(counts[1:])
     tails = [[1.0] * 5]
     for v in range(1, 14):
-        row = _tail_row(counts[v], unseen, draws)
+        row = tail_row(counts[v], unseen, draws)
         if scales:
             scale = scales[v]
             tails.append([1.0, row[1] * scale, row[2] * scale, row[3] * scale, row[4] * scale])
         else:
             tails.append(list(row))
     return tails
-
-
-#: Stages of the game for learned weights: 4 numbers placed a stage, the last up to 24.
-STAGES = 6
-
-
-def _stage(draws: int) -> int:
-    """The stage of a grid with ``draws`` numbers still to come (0-5).
-
-    >>> _stage(24), _stage(21), _stage(20), _stage(0)
-    (0, 0, 1, 5)
-    """
-    return min(max(CELLS - 1 - draws, 0) // 4, STAGES - 1)
 
 
 #: The evaluation tuned with the quick bot (``StrongBot(candidates=1, **TUNED)``) on
@@ -293,7 +263,7 @@ class StrongBot(Bot):
     ``bench/matematiko_fit.py``, or ``EXPERT_WEIGHTS``, the expert's own choices
     distilled by ``bench/matematiko_distil.py``): a target still needing ``needed`` cards counts
     ``points * weights[stage][points][needed]`` instead of its points, the stage
-    following from how many numbers are still to come (:func:`_stage`). The knobs
+    following from how many numbers are still to come (:func:`.lines.stage_of`). The knobs
     are read when the bot is made.
 
     *Search.* The ``candidates`` cells that raise the evaluation most are
@@ -365,7 +335,7 @@ class StrongBot(Bot):
         come ready from :meth:`_rows`, and its chance is a product of entries
         of the flattened ``tails`` (index ``5 * value + cards``).
         """
-        rows = self._rows(_stage(draws) if self.weights is not None and draws is not None
+        rows = self._rows(stage_of(draws) if self.weights is not None and draws is not None
                           else None)
         chance = [p for row in tails for p in row]  # chance[0] == 1.0 pads short needs
         cache: dict[tuple[int, ...], float] = {}
@@ -432,7 +402,7 @@ class StrongBot(Bot):
         every empty cell under the plain evaluation, best first."""
         counts = unseen_counts(called)
         draws = CELLS - len(called)
-        contents = _line_contents(grid)
+        contents = line_contents(grid)
         scales = self._scales(contents)
         value = self._valuer(_tails(counts, draws, scales), draws=draws)
         gains = self._gains(grid, contents, card, value)
@@ -461,7 +431,7 @@ class StrongBot(Bot):
                 break  # the next candidate would not fit in the budget
             after = list(grid)
             after[cell] = card
-            after_contents = _line_contents(after)
+            after_contents = line_contents(after)
             score = 0.0
             for v, copies, future in futures:
                 base = sum(future(c) * (self.diagonal if i >= 10 else 1.0)
@@ -508,22 +478,6 @@ def _best_cell(grid: Sequence[int | None], contents: Sequence[tuple[int, ...]], 
     return best
 
 
-@cache
-def _full_line_points(content: tuple[int, ...]) -> tuple[int, int]:
-    """(row points, diagonal points) of a full line's sorted cards (cached).
-
-    >>> _full_line_points((3, 3, 7, 7, 7))
-    (80, 90)
-    """
-    name = classify(content)
-    return _ROW_POINTS[name], _DIAGONAL_POINTS[name]
-
-
-def _grid_points(contents: Sequence[tuple[int, ...]]) -> int:
-    """The exact score of a full grid given its 12 lines' sorted cards (see ``LINES``)."""
-    return sum(_full_line_points(content)[line >= 10] for line, content in enumerate(contents))
-
-
 def _with_card(contents: Sequence[tuple[int, ...]], cell: int, card: int,
                ) -> list[tuple[int, ...]]:
     """The 12 lines' sorted cards once ``card`` is written in ``cell``.
@@ -544,7 +498,7 @@ def _expected_points(contents: list[tuple[int, ...]], empty: tuple[int, ...],
     (exact expectimax: every value, weighted by its copies, and every cell).
     ``contents`` are the 12 lines' sorted cards (see ``LINES``)."""
     if not empty:
-        return _grid_points(contents)
+        return grid_points(contents)
     unseen = 0
     total = 0.0
     for v in range(1, 14):
@@ -566,7 +520,7 @@ def _exact_choice(grid: Sequence[int | None], card: int, counts: list[int]) -> i
     """The empty cell of ``grid`` where ``card`` gives the best expected final score,
     found by exact expectimax over the numbers still to come (few cells left only:
     the work grows as 13 ** empty cells). The first best cell on ties."""
-    contents = _line_contents(grid)
+    contents = line_contents(grid)
     empty = tuple(cell for cell in range(CELLS) if grid[cell] is None)
     best, best_value = empty[0], float("-inf")
     for cell in empty:
@@ -680,7 +634,7 @@ class ExpertBot(StrongBot):
         unseen = [v for v in range(1, 14) for _ in range(counts[v])]
         dice = random.Random(f"{self.seed}:{','.join(map(str, called))}")
         if tables is not None and not late:  # whole imagined games, in the compiled kernel
-            play_round = PlayOuts(tables, grid, _line_contents(grid), counts, cells,
+            play_round = PlayOuts(tables, grid, line_contents(grid), counts, cells,
                                   card, self.diagonal, after=self.value_after,
                                   share=self.value_share)
             totals = play_round.totals
@@ -710,7 +664,7 @@ class ExpertBot(StrongBot):
         for cell in cells:
             after = list(grid)
             after[cell] = card
-            starts.append((after, _line_contents(after)))
+            starts.append((after, line_contents(after)))
         # lines with fewer than 2 cards barely feel a few imagined numbers: they
         # are valued with the odds of the cards unseen now, shared by every sample
         # (in the late game every line is)
@@ -742,7 +696,7 @@ class ExpertBot(StrongBot):
                     for line in CELL_LINES[cell]:
                         lines[line] = tuple(sorted((*lines[line], number)))
                 if late:
-                    totals[i] += _grid_points(lines)
+                    totals[i] += grid_points(lines)
                 else:
                     final = valuers[-1]
                     totals[i] += sum(final(content) * weight
@@ -803,7 +757,33 @@ BOTS = {"random": RandomBot, "greedy": GreedyBot, "strong": StrongBot}
 
 # -- levels --------------------------------------------------------------------------
 
-def _describe(figures: Mapping[str, float]) -> str:
+#: The quick levels' share of careless placements (a number in a random empty cell).
+MISTAKES: dict[str, float] = {"easy": 0.32, "medium": 0.18, "hard": 0.06}
+
+
+def _plays(name: str) -> str:
+    """What a level plays like, in a student's words (the slips: one number in so many)."""
+    if name == "expert":
+        return _("Before each number it imagines the rest of the game many times over and "
+                 "picks the cell that did best.")
+    n = format_number(round(1 / MISTAKES[name]))
+    if name == "easy":
+        return _("For beginners: often puts a number in a random cell (about 1 in {n}); "
+                 "the others go where they are most likely to score.").format(n=n)
+    if name == "medium":
+        return _("Sometimes puts a number in a random cell (about 1 in {n}); the others go "
+                 "where they are most likely to score.").format(n=n)
+    return _("Rarely slips (about 1 number in {n} goes in a random cell); the others go "
+             "where they are most likely to score.").format(n=n)
+
+
+def _student_words(name: str, figures: Mapping[str, float]) -> str:
+    # the mean to the nearest ten points: what a student can compare with a grid
+    points = format_number(round(figures["mean"], -1))
+    return f"{_plays(name)} {_('Scores about {points} points a game.').format(points=points)}"
+
+
+def _measured_words(figures: Mapping[str, float]) -> str:
     return _("Averages {mean} points over {deals} seeded deals; thinks {ms} ms a number "
              "(median, one core).").format(mean=format_number(figures["mean"]),
                                           deals=format_number(figures["deals"]),
@@ -824,8 +804,10 @@ LEVEL_FIGURES: dict[str, dict[str, float]] = {
 EXPERT_IN_PYTHON: dict[str, float] = {"mean": 411.6, "deals": 1000, "ms": 15.0}
 
 
-def _describe_expert(figures: Mapping[str, float]) -> str:
-    return _describe(figures if installed() else EXPERT_IN_PYTHON)
+def _figures(name: str, figures: Mapping[str, float]) -> Mapping[str, float]:
+    """The figures of the level as this process would play it: the expert without
+    numba plays shorter runs, measured apart (``rollouts.installed``)."""
+    return figures if name != "expert" or installed() else EXPERT_IN_PYTHON
 
 
 # The ladder: the quick target-odds evaluation (no lookahead, under 1 ms a number)
@@ -833,11 +815,11 @@ def _describe_expert(figures: Mapping[str, float]) -> str:
 # mistake rates put the levels' means about 50 points apart (bench/levels.py).
 _LEVEL_BOTS: dict[str, Callable[[int, Clock], Bot]] = {
     "easy": lambda seed, clock: CarelessBot(StrongBot(candidates=1, clock=clock),
-                                            mistakes=0.32, seed=seed),
+                                            mistakes=MISTAKES["easy"], seed=seed),
     "medium": lambda seed, clock: CarelessBot(StrongBot(candidates=1, clock=clock),
-                                              mistakes=0.18, seed=seed),
+                                              mistakes=MISTAKES["medium"], seed=seed),
     "hard": lambda seed, clock: CarelessBot(StrongBot(candidates=1, clock=clock),
-                                            mistakes=0.06, seed=seed),
+                                            mistakes=MISTAKES["hard"], seed=seed),
     # Monte Carlo lookahead over the 6 best cells, 45 ms a number at most: 128
     # imagined games to the end, each counting half its exact score and half the
     # evaluation's value of its grid 5 numbers on (the compiled kernel: 423.0 and 425.0
@@ -854,7 +836,8 @@ _LEVEL_BOTS: dict[str, Callable[[int, Clock], Bot]] = {
 #: The levels a set-up panel offers, weakest first.
 LEVELS: dict[str, Level] = {
     name: Level(name, factory, LEVEL_FIGURES[name],
-                _describe_expert if name == "expert" else _describe)
+                lambda figures, name=name: _student_words(name, _figures(name, figures)),
+                lambda figures, name=name: _measured_words(_figures(name, figures)))
     for name, factory in _LEVEL_BOTS.items()
 }
 

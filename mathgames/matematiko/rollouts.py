@@ -43,6 +43,8 @@ from importlib.util import find_spec
 from itertools import combinations_with_replacement
 from typing import Any, NamedTuple
 
+from mathgames.matematiko.lines import CELL_LINES, STAGES, full_line_points, tail_row
+
 __all__ = ["PlayOuts", "Tables", "compiled", "installed", "kernel_mode", "warm"]
 
 #: Lines a grid has, and the first diagonal's index (lines 10 and 11 are diagonals).
@@ -258,8 +260,6 @@ _TABLES: dict[Any, Tables] = {}
 def _build(bot: Any) -> Tables:
     import numpy as np
 
-    from mathgames.matematiko.bots import CELL_LINES, STAGES, _full_line_points, _tail_row
-
     contents = _contents()
     index = {content: i for i, content in enumerate(contents)}
     add = np.zeros((len(contents), 14), np.int32)
@@ -267,7 +267,7 @@ def _build(bot: Any) -> Tables:
     points = np.zeros((len(contents), 2), np.int32)
     for i, content in enumerate(contents):
         if len(content) == 5:
-            points[i] = _full_line_points(content)
+            points[i] = full_line_points(content)
         else:
             for v in range(1, 14):
                 add[i, v] = index.get(tuple(sorted((*content, v))), 0)
@@ -290,7 +290,7 @@ def _build(bot: Any) -> Tables:
     for copies in range(5):
         for unseen in range(copies, 53):
             for draws in range(min(unseen, 25) + 1):
-                tail[copies, unseen, draws] = _tail_row(copies, unseen, draws)
+                tail[copies, unseen, draws] = tail_row(copies, unseen, draws)
     cell_lines = np.full((25, 4), _LINES, np.int32)
     for cell, through in enumerate(CELL_LINES):
         cell_lines[cell, : len(through)] = through
@@ -312,11 +312,12 @@ class PlayOuts:
     ``after`` imagined numbers: the exact points of the full lines and the
     evaluation, with the odds left on that path, of the others.
 
-    >>> from mathgames.matematiko.bots import StrongBot, _line_contents
+    >>> from mathgames.matematiko.bots import StrongBot
+    >>> from mathgames.matematiko.lines import line_contents
     >>> grid = [None] * 25
     >>> counts = [0] + [4] * 13
     >>> counts[7] -= 1
-    >>> runs = PlayOuts(Tables.of(StrongBot()), grid, _line_contents(grid), counts,
+    >>> runs = PlayOuts(Tables.of(StrongBot()), grid, line_contents(grid), counts,
     ...                 cells=[0, 12], card=7, diagonal=1.1, jit=False)
     >>> runs((list(range(1, 14)) * 2)[:24])
     >>> len(runs.totals), bool(min(runs.totals) > 0)

@@ -174,13 +174,15 @@ def _name_text(player: str) -> str:
 def render_grid(grid: Sequence[int | None], current: int | None = None,
                 cursor: int | None = None, hints: Mapping[int, CellHint] | None = None,
                 code: str | None = None, player: str | None = None,
-                placing: bool = True, calls: int | None = None) -> str:
+                placing: bool = True, calls: int | None = None,
+                code_label: str | None = None) -> str:
     """One player's grid as SVG.
 
     ``current`` is the number to place (drawn large); ``placing`` says whether
     this player still has to place it (empty cells then show it on hover);
     ``cursor`` outlines the keyboard's cell; ``hints`` writes, in each empty
     cell, the expected final points of its row (→), column (↓) and diagonals (↘↙).
+    ``code`` is drawn under ``code_label`` ("Game code" unless a class page names it).
     """
     parts = [f'<rect x="0" y="0" width="{WIDTH}" height="{HEIGHT}" fill="#ffffff"/>']
     scored = full_lines(grid)
@@ -235,7 +237,7 @@ def render_grid(grid: Sequence[int | None], current: int | None = None,
     # (its small labels at 26 units: about 12 px on a phone, where the grid is 390 px wide)
     if code:
         parts.append(f'<text x="{X0}" y="32" font-size="26" fill="{MUTED}">'
-                     f'{esc(_("Game code"))}</text>')
+                     f'{esc(code_label or _("Game code"))}</text>')
         parts.append(f'<text class="mg-code" x="{X0}" y="70" font-size="36" font-weight="bold"'
                      f' letter-spacing="2" fill="{INK}">{esc(code)}</text>')
     if player:

@@ -25,7 +25,14 @@ from mathgames.core.errors import CorruptSaveError, MathgamesError, read_save
 from mathgames.core.i18n import LANGUAGES, on_language_change, translator
 from mathgames.core.resume_widget import ResumeBanner
 from mathgames.core.svg import esc
-from mathgames.core.ui_widget import Confirm, HowToPlay, by_pointer, fill_tooltips, section
+from mathgames.core.ui_widget import (
+    Confirm,
+    HowToPlay,
+    by_pointer,
+    fill_tooltips,
+    level_help,
+    section,
+)
 from mathgames.matematiko.bots import BOTS, LEVELS, Bot, make_bot, play_deal
 from mathgames.matematiko.deck import GameCodeError, new_code, normalize_code
 from mathgames.matematiko.match import Match, Player, cell_index, cell_name
@@ -74,13 +81,6 @@ def _frozen_clock() -> float:
     """A clock that never moves: a bot's time budget is never reached, so its play
     depends on the numbers alone (each level is bounded by its candidate count)."""
     return 0.0
-
-
-def _level_help() -> str:
-    """Each level in words (what the bench measured), for the set-up panel."""
-    items = "".join(f"<li><b>{esc(_bot_label(name))}</b>: {esc(level.description)}</li>"
-                    for name, level in LEVELS.items())
-    return f'<ul class="mg-level-help">{items}</ul>'
 
 
 #: The English names the app gives its bots (each also a literal in :func:`_bot_label`).
@@ -228,7 +228,7 @@ class MatematikoApp(w.VBox):
         self.bots_label.value = esc(_("Bots that play along:"))
         for kind, box in self.bot_checks.items():
             box.description = _bot_label(kind)
-        self.level_help.value = _level_help()
+        self.level_help.value = level_help(LEVELS, _bot_label)
         self.start_button.description = _("Start")
         self.call_button.description = _("Call next number")
         self.undo_button.description = _("Undo")

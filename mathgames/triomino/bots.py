@@ -17,13 +17,13 @@ from __future__ import annotations
 
 import random
 from abc import ABC, abstractmethod
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from functools import cache
 from math import comb
 
 from mathgames.core.errors import check_choice
 from mathgames.core.i18n import format_number, translator
-from mathgames.core.levels import Clock, Level
+from mathgames.core.levels import Clock, Level, games_won
 from mathgames.triomino.game import Action, Game
 from mathgames.triomino.geometry import cell_corners, cells_around
 from mathgames.triomino.rules import RuleSet
@@ -686,7 +686,21 @@ def _what(name: str) -> str:
              "they left.").format(samples=HARD_SAMPLES)
 
 
-def _describe(name: str, figures: Mapping[str, float]) -> str:
+def _student_words(name: str, figures: Mapping[str, float]) -> str:
+    """What a level plays like and how often it won, in a student's words."""
+    won = games_won(figures["rate"])
+    if name == "easy":
+        return _("For beginners: plays the tile that scores least, so it often leaves "
+                 "hexagons and bridges to you. Wins {won} against a player who places "
+                 "tiles at random.").format(won=won)
+    if name == "medium":
+        return _("Always takes the most points it can score now, without looking ahead. "
+                 "Wins {won} against the easy bot.").format(won=won)
+    return _("Looks six turns ahead and guesses the tiles you hold from the moves you "
+             "made. Wins {won} against the medium bot.").format(won=won)
+
+
+def _measured_words(name: str, figures: Mapping[str, float]) -> str:
     # most turns are quick (one tile fits, or none), so the 99th percentile says more
     ms = format_number(figures["p99"], 1)
     rate, games = format_number(figures["rate"]), format_number(figures["games"])
@@ -716,14 +730,16 @@ LEVEL_FIGURES: dict[str, dict[str, float]] = {
 #: The levels a set-up panel offers, weakest first. Only ``hard`` has a time budget
 #: (``HARD_BUDGET`` seconds of ``clock`` a move); the others look at their own move
 #: only, at a fixed cost, and never read the clock.
+_LEVEL_BOTS: dict[str, Callable[[int, Clock], Bot]] = {
+    "easy": lambda seed, clock: GentleBot(seed),
+    "medium": lambda seed, clock: GreedyBot(),
+    "hard": lambda seed, clock: PlannerBot(seed, clock, HARD_BUDGET, samples=HARD_SAMPLES),
+}
 LEVELS: dict[str, Level] = {
-    "easy": Level("easy", lambda seed, clock: GentleBot(seed), LEVEL_FIGURES["easy"],
-                  lambda figures: _describe("easy", figures)),
-    "medium": Level("medium", lambda seed, clock: GreedyBot(), LEVEL_FIGURES["medium"],
-                    lambda figures: _describe("medium", figures)),
-    "hard": Level("hard", lambda seed, clock: PlannerBot(seed, clock, HARD_BUDGET,
-                                                         samples=HARD_SAMPLES),
-                  LEVEL_FIGURES["hard"], lambda figures: _describe("hard", figures)),
+    name: Level(name, factory, LEVEL_FIGURES[name],
+                lambda figures, name=name: _student_words(name, figures),
+                lambda figures, name=name: _measured_words(name, figures))
+    for name, factory in _LEVEL_BOTS.items()
 }
 
 

@@ -29,7 +29,14 @@ from mathgames.core.i18n import LANGUAGES, on_language_change, translator
 from mathgames.core.levels import DEFAULT_LEVEL
 from mathgames.core.resume_widget import ResumeBanner
 from mathgames.core.svg import TEXT_PALETTE, esc
-from mathgames.core.ui_widget import Confirm, HowToPlay, by_pointer, fill_tooltips, section
+from mathgames.core.ui_widget import (
+    Confirm,
+    HowToPlay,
+    by_pointer,
+    fill_tooltips,
+    level_help,
+    section,
+)
 from mathgames.triomino.bots import LEVELS, Bot
 from mathgames.triomino.game import Game
 from mathgames.triomino.geometry import Cell, cell_id, cell_xy, parse_cell
@@ -80,13 +87,6 @@ def _level(kind: str) -> str:
 def _bot_label(kind: str) -> str:
     labels = {"easy": _("easy bot"), "medium": _("medium bot"), "hard": _("hard bot")}
     return labels[kind]
-
-
-def _level_help() -> str:
-    """Each level in words (what the bench measured), for the set-up panel."""
-    items = "".join(f"<li><b>{esc(_bot_label(name))}</b>: {esc(level.description)}</li>"
-                    for name, level in LEVELS.items())
-    return f'<ul class="mg-level-help">{items}</ul>'
 
 
 def _field_label(field: str) -> str:
@@ -300,7 +300,7 @@ class TriominoApp(w.VBox):
         self.bot_select.options = [(_bot_label(k), k) for k in LEVELS]
         self.bot_select.value = keep or DEFAULT_LEVEL
         self.bot_select.description = _("Bot")
-        self.level_help.value = _level_help()
+        self.level_help.value = level_help(LEVELS, _bot_label)
         self.players_select.description = _("Players")
         self.bots_select.description = _("of them bots")
         self.seed_input.description = _("Seed")

@@ -11,7 +11,7 @@ import pytest
 
 from mathgames.triomino import Game
 from tests.conftest import wait_rendered
-from tests.page_checks import english_left
+from tests.page_checks import axe_violations, english_left
 
 pytestmark = pytest.mark.browser
 
@@ -115,3 +115,37 @@ def test_a_game_resumed_in_another_language_speaks_it(notebook_page: Any, page: 
     label = page.locator('.mg-board [data-cell="a1"]').get_attribute("aria-label")
     assert label == "a1: Hráč 1 (modrá kolečka)", label
     assert page.locator('.mg-board svg[role="group"]').count() == 1
+
+
+def disclosure_expanded(page: Any, name: str) -> bool | None:
+    """Whether Chromium's accessibility tree (what a screen reader reads) calls the
+    disclosure named ``name`` expanded."""
+    session = page.context.new_cdp_session(page)
+    for node in session.send("Accessibility.getFullAXTree")["nodes"]:
+        if node.get("name", {}).get("value") == name and node["role"]["value"] != "StaticText":
+            states = {p["name"]: p["value"].get("value") for p in node.get("properties", [])}
+            return bool(states.get("expanded"))
+    return None
+
+
+def test_how_strong_opens_by_keyboard_and_tells_a_screen_reader(notebook_page: Any) -> None:
+    # the Chinese checkers page in Russian: the students' words show, the figures of
+    # the star's bench runs wait behind "How strong?" until Enter opens it
+    page = notebook_page("chinese_checkers.ipynb", lang="ru", wait_for=".mg-start")
+    words = page.locator(".mg-level-words").inner_text()
+    assert "примерно 9 партий из 10" in words and "мс" not in words
+    figures = page.locator(".mg-level-figures ul")
+    assert not figures.is_visible()
+    name = page.locator(".mg-level-figures summary").inner_text()
+    assert name == "Насколько сильны боты?"
+    assert disclosure_expanded(page, name) is False
+    tab_to(page, ".mg-level-figures summary")
+    page.keyboard.press("Enter")
+    figures.wait_for(state="visible")
+    assert disclosure_expanded(page, name) is True
+    text = figures.inner_text()
+    assert "94% из 200" in text and "1,1 мс" in text  # the star's medium level
+    assert axe_violations(page) == []
+    page.keyboard.press("Enter")  # and closes again
+    figures.wait_for(state="hidden")
+    assert page.mg_errors == []

@@ -61,13 +61,25 @@ class PostgresServer:
                         "--auth=trust", "--no-sync", "-E", "UTF8", "--locale=C"],
                        check=True, capture_output=True)
         self.log = (self.root / "server.log").open("w")
-        self.process = subprocess.Popen(
-            [*prefix, str(bindir / "postgres"), "-D", str(self.data), "-k", str(self.sockets),
-             "-p", str(self.port), "-c", "listen_addresses=", "-c", "fsync=off",
-             "-c", "max_connections=200", "-c", "shared_buffers=32MB"],
-            stdout=self.log, stderr=subprocess.STDOUT, start_new_session=True)
+        self._command = [
+            *prefix, str(bindir / "postgres"), "-D", str(self.data), "-k", str(self.sockets),
+            "-p", str(self.port), "-c", "listen_addresses=", "-c", "fsync=off",
+            "-c", "max_connections=200", "-c", "shared_buffers=32MB"]
         self.url = f"postgresql://{user}@/postgres?host={self.sockets}&port={self.port}"
+        self.start()
+
+    def start(self) -> None:
+        """Start the server (again, after :meth:`halt`: same data, same address)."""
+        self.process = subprocess.Popen(self._command, stdout=self.log,
+                                        stderr=subprocess.STDOUT, start_new_session=True)
         self._wait_ready()
+
+    def halt(self) -> None:
+        """Stop the server as an administrator's restart does (a fast shutdown: every
+        connection is cut), keeping its data for :meth:`start`."""
+        if self.process.poll() is None:
+            os.killpg(self.process.pid, signal.SIGINT)
+            self.process.wait(timeout=60)
 
     def _wait_ready(self, timeout: float = 60) -> None:
         import psycopg

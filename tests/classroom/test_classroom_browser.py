@@ -9,6 +9,7 @@ own local storage, as on the students' own devices.
 from __future__ import annotations
 
 import io
+import json
 import os
 import shutil
 from collections.abc import Iterator
@@ -25,6 +26,7 @@ from mathgames.halma.bots import GreedyBot
 from mathgames.matematiko.match import cell_name
 from tests.conftest import ARTIFACTS, NOTEBOOKS, ROOT, Server, wait_rendered
 from tests.page_checks import (
+    BACK_ROW_PX,
     FIELDS_APART_JS,
     MIN_CELL_PX,
     MIN_TEXT_PX,
@@ -37,6 +39,7 @@ from tests.page_checks import (
     axe_violations,
     check_inside,
     english_left,
+    smallest_text,
     wait_layout,
 )
 
@@ -151,6 +154,18 @@ def wait_status(page: Any, placed: int, called: int) -> None:
     page.wait_for_selector(f'.mg-join-line[data-placed="{placed}"][data-called="{called}"]')
 
 
+def check_places(teacher: Any, students: list[Any], names: list[str]) -> None:
+    """Once the teacher's ranking shows, every student's page says the same place."""
+    teacher.wait_for_selector(".mg-ranking .mg-rank")
+    rows = teacher.locator(".mg-ranking tr:has(td)")
+    ranking = {rows.nth(i).locator("td").nth(1).text_content():
+               rows.nth(i).locator("td").nth(0).text_content() for i in range(rows.count())}
+    assert sorted(ranking) == sorted(names)
+    for page, name in zip(students, names, strict=True):
+        page.wait_for_selector(f'.mg-join-line[data-rank="{ranking[name]}"]')
+        assert "Game over" in page.locator(".mg-join-line").text_content()
+
+
 def test_a_whole_class_game_with_a_reload(classroom_server: tuple[str, str], device: Any) -> None:
     base, store_url = classroom_server
     teacher = open_page(device(), base, "teacher.ipynb", "", ".mg-open-class")
@@ -161,12 +176,12 @@ def test_a_whole_class_game_with_a_reload(classroom_server: tuple[str, str], dev
     assert f"code={code}" in href
     # the QR code as the page draws it (240 px) reads as the whole address
     assert read_qr(teacher.locator(".mg-class-top svg.mg-qr")) == [href]
-    names = ["Ann", "Benedikt", "Cy"]
+    names = ["Ann", "Benedikt", "Cy", "Dora"]
     students = [device(phone=name == "Cy") for name in names]  # Cy taps on a phone
     for page, name in zip(students, names, strict=True):  # Benedikt types, and Enter
         join_class(page, base, code, name, by_enter=name == "Benedikt")
-    teacher.wait_for_function("() => document.querySelectorAll('.mg-students li').length === 3")
-    # three names, three columns: each name at the same height as the others
+    teacher.wait_for_function("() => document.querySelectorAll('.mg-students li').length === 4")
+    # four names, four columns: each name at the same height as the others
     tops = teacher.eval_on_selector_all(
         ".mg-students li", "items => items.map(li => li.getBoundingClientRect().top)")
     assert max(tops) - min(tops) < 1, tops
@@ -204,7 +219,8 @@ def test_a_whole_class_game_with_a_reload(classroom_server: tuple[str, str], dev
                 press(page, page.locator(
                     f'.mathgames-board [data-cell="{cell_name((k * 7 + i) % 25)}"]'))
             wait_status(page, k + 1, k + 1)
-        teacher.wait_for_selector(f'.mg-call-progress p[data-called="{k + 1}"][data-waiting="0"]')
+        teacher.wait_for_selector(f'.mg-call-progress p[data-called="{k + 1}"][data-waiting="0"]',
+                                  state="attached")  # after the 25th: the ranking instead
         if k == 11:
             keep_screenshot(teacher, "classroom_teacher.png")
             keep_screenshot(students[0], "classroom_student.png")
@@ -212,8 +228,8 @@ def test_a_whole_class_game_with_a_reload(classroom_server: tuple[str, str], dev
             wait_rendered(students[1], ".mg-join-line")
             wait_status(students[1], 12, 12)
             assert students[1].locator(".mathgames-board .mg-number").count() == 12
-    teacher.wait_for_selector(".mg-ranking .mg-rank")
-    assert teacher.locator(".mg-ranking .mg-rank").count() == 3
+    check_places(teacher, students, names)
+    assert teacher.locator(".mg-ranking .mg-rank").count() == 4
     teacher.wait_for_selector(".mg-class-chart", state="visible")
     assert teacher.locator(".mg-csv-link").get_attribute("href").startswith("data:text/csv")
     for page in students:
@@ -239,17 +255,38 @@ def test_a_whole_class_game_with_a_reload(classroom_server: tuple[str, str], dev
         store.close()
     assert state.is_over and sorted(s.name for s in state.students.values()) == names
     ranks = [int(teacher.locator(".mg-ranking .mg-points").nth(i).text_content())
-             for i in range(3)]
+             for i in range(4)]
     assert ranks == [s.points for s in state.standings()]
     # the next game for the same class: every student's grid empties, nobody rejoins
     teacher.locator(".mg-again").click()
     teacher.locator(".mg-again-confirm .mg-confirm-yes").click()
-    teacher.wait_for_selector('.mg-call-progress p[data-called="0"]')
+    teacher.wait_for_selector('.mg-call-progress p[data-called="0"]', state="attached")
     assert "2" in teacher.locator(".mg-call-progress").text_content()
     for page in students:
         wait_status(page, 0, 0)
         page.wait_for_selector(".mg-join-message [role=status]")
         assert page.locator(".mathgames-board .mg-number").count() == 0
+    # the second game: its first number by a double-click, which calls one number; then
+    # a card typed from a real deck comes second
+    teacher.locator(".mg-call-button").dblclick()
+    teacher.wait_for_selector('.mg-call-progress p[data-called="1"]')
+    card = teacher.locator(".mg-typed-card input")
+    card.fill("5")
+    card.press("Enter")
+    teacher.wait_for_selector('.mg-call-progress p[data-called="2"]')
+    assert teacher.locator(".mg-called-now").inner_text() == "5"
+    for k in range(25):  # each number placed by the students in turn, the last in reverse
+        if k >= 2:
+            teacher.locator(".mg-call-button").click()
+        called = max(k + 1, 2)
+        for page in students if k < 24 else students[::-1]:
+            i = students.index(page)
+            wait_status(page, k, called)
+            press(page, page.locator(
+                f'.mathgames-board [data-cell="{cell_name((k * 11 + i * 2) % 25)}"]'))
+            wait_status(page, k + 1, called)
+    check_places(teacher, students, names)
+    assert "Total of 2 games" in teacher.locator(".mg-ranking-box").text_content()
     # the lesson is over, the results downloaded: the teacher deletes the class (asked first)
     teacher.locator(".mg-delete-class").click()
     teacher.locator(".mg-delete-confirm .mg-confirm-yes").click()
@@ -363,6 +400,18 @@ def test_a_forged_pass_from_a_page_script_is_refused(classroom_server: tuple[str
         store.close()
     assert state.students[victim].cells == []  # nothing was placed for Vera
     assert "Mallory" in {s.name for s in state.students.values()}
+    # a pass damaged in the browser, on a Russian page: a Russian sentence that says what
+    # to do, never a parser's words
+    russian = device()
+    open_page(russian, base, "join.ipynb", "", ".mg-join-button", "ru")
+    for kept in ("not JSON", "[1, 2, 3]"):
+        russian.evaluate("kept => localStorage.setItem('mathgames:classroom-class', kept)", kept)
+        russian.reload(wait_until="domcontentloaded")
+        wait_rendered(russian, ".mg-join-message [role=alert]")
+        said = russian.locator(".mg-join-message").text_content().strip()
+        assert said.startswith("Пропуск в класс на этом устройстве повреждён: войди снова"), said
+        assert english_left(russian, "ru") == []
+    assert page.mg_errors == [] and russian.mg_errors == []
 
 
 #: How far the page reaches beyond the window's width (a phone would scroll sideways).
@@ -428,6 +477,9 @@ def test_a_table_fits_a_projector_and_a_phone(classroom_server: tuple[str, str],
     # on a phone: squares and tiles big enough for a finger (Halma's with one zoom)
     page.set_viewport_size(PHONE)
     wait_layout(page)
+    keep_screenshot(page, f"classroom_table_{game}_phone.png")
+    if game == "halma":  # on a phone: the whole board and whose turn it is, unscrolled
+        check_inside(page, [board, ".mg-table-line"], f"{game} table, phone")
     problems = page_problems(page, "en", f"{game} table, phone")
     if game == "halma":
         page.locator(".mg-zoom-in").click()
@@ -487,3 +539,89 @@ def test_class_pages_fit_a_projector_and_a_phone_in_every_language(
     assert problems == [], "\n".join(problems)
     for page in (teacher, student, table, watcher):
         assert page.mg_errors == []
+
+
+def teacher_pass(teacher: Any) -> tuple[str, str]:
+    """The class code and the teacher's token, as the teacher's browser keeps them."""
+    kept = json.loads(teacher.evaluate(
+        "() => localStorage.getItem('mathgames:classroom-teacher')"))
+    return kept["code"], kept["token"]
+
+
+@pytest.mark.parametrize("lang", ["en", "pl", "cs", "ru"])
+def test_the_projector_shows_each_stage_of_a_class_to_the_back_row(
+        classroom_server: tuple[str, str], device: Any, lang: str) -> None:
+    """At 1280x720, what the class must read at each stage (joining, calling, results) is on
+    the screen without scrolling, its text at least BACK_ROW_PX; a click does not scroll."""
+    base, store_url = classroom_server
+    teacher = device()
+    teacher.set_viewport_size(PROJECTOR)
+    open_page(teacher, base, "teacher.ipynb", "", ".mg-open-class", lang)
+    teacher.locator(".mg-open-class").click()
+    teacher.wait_for_selector(".mg-class-code", state="visible")
+    code, token = teacher_pass(teacher)
+    store = open_store(store_url)
+    room = Classroom(store)
+    sizes: dict[str, float | None] = {}
+
+    def stage(name: str, readable: list[str], shown: list[str]) -> None:
+        wait_layout(teacher)
+        keep_screenshot(teacher, f"classroom_projector_{name}_{lang}.png")
+        assert teacher.evaluate("() => window.scrollY") == 0, f"{name}: the page scrolled"
+        check_inside(teacher, readable + shown, f"{lang}, {name}")
+        for selector in readable:
+            sizes[f"{name} {selector}"] = size = smallest_text(teacher, selector)
+            assert size is not None and size >= BACK_ROW_PX, f"{lang}, {name}: {selector} {size}"
+
+    try:
+        names = ["Aleksandra", "Benedikt", "Cy", "Dmitrij"]
+        pupils = [room.join_class(code, name) for name in names]
+        teacher.wait_for_function(
+            "() => document.querySelectorAll('.mg-students li').length === 4")
+        stage("joining", [".mg-class-code", ".mg-address", ".mg-students ul"],
+              [".mg-class-top svg.mg-qr", ".mg-call-button"])
+
+        def place(k: int, who: list[tuple[str, str]]) -> None:
+            for pid, secret in who:
+                room.place(code, pid, secret, k, (k * 7 + pupils.index((pid, secret))) % 25)
+
+        for k in range(3):  # called by the mouse, as a teacher does
+            teacher.locator(".mg-call-button").click()
+            teacher.wait_for_selector(f'.mg-call-progress p[data-called="{k + 1}"]')
+            place(k, pupils[:3] if k == 2 else pupils)
+        teacher.wait_for_selector('.mg-call-progress p[data-called="3"][data-waiting="1"]')
+        stage("calling", [".mg-class-code", ".mg-called-now", ".mg-call-progress p",
+                          ".mg-students ul"], [".mg-class-top svg.mg-qr", ".mg-call-button"])
+        place(2, pupils[3:])
+        for k in range(3, 25):
+            room.call(code, token)
+            place(k, pupils if k < 24 else pupils[:2])
+        # two students still place the last number: no results yet, and the page says so
+        teacher.wait_for_selector('.mg-call-progress p[data-called="25"][data-waiting="2"]')
+        teacher.wait_for_selector(".mg-still-placing", state="visible")
+        assert teacher.locator(".mg-class-results").is_hidden()
+        place(24, pupils[2:])
+        teacher.wait_for_selector(".mg-ranking .mg-rank")
+        stage("results", [".mg-ranking table"], [".mg-again"])
+        assert teacher.locator(".mg-ranking .mg-rank").count() == 4
+    finally:
+        store.close()
+    print(lang, sizes)
+    assert teacher.mg_errors == []
+
+
+def test_the_join_address_opens_in_the_devices_language(classroom_server: tuple[str, str],
+                                                       browser: Any) -> None:
+    """The join address carries no language: a Polish phone opens the page in Polish."""
+    base, _store_url = classroom_server
+    context = browser.new_context(viewport=PHONE, locale="pl-PL")
+    context.set_default_timeout(TIMEOUT)
+    try:
+        page = context.new_page()
+        page.goto(f"{base}/voila/render/join.ipynb?code=K3M9T", wait_until="domcontentloaded")
+        page.wait_for_url("**lang=pl**")
+        wait_rendered(page, ".mg-join-button")
+        assert page.locator(".mg-join-button").inner_text().strip() == "Dołącz do klasy"
+        assert "code=K3M9T" in page.url
+    finally:
+        context.close()

@@ -20,7 +20,8 @@ LAZY_HEAVY = {"halma/fastplay.py", "matematiko/rollouts.py"}
 # widget, and the app's server (a Voila application).
 JUPYTER_SIDE = {"core/board_widget.py", "core/resume_widget.py", "core/demo_widget.py",
                 "core/ui_widget.py", "app/page.py", "app/lesson.py", "app/serve.py",
-                "app/voila_server.py", "app/kernel_forks.py"}
+                "app/voila_server.py", "app/kernel_forks.py",
+                "site/browser.py"}  # the static site's kernel stand-in runs IPython
 
 
 def imported_roots(path: Path) -> set[str]:

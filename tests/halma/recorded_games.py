@@ -57,9 +57,9 @@ def reference_names(game: Game, moves: set[tuple[int, int]]) -> set[tuple[str, s
     return {(topo.name(a), topo.name(b)) for a, b in moves}
 
 
-def replay(board: str, players: int, record: list) -> Game:
+def replay(board: str, players: int, record: list, fill_rule: str = "bounded") -> Game:
     """A playout's record played through the checked game; every move must be legal there."""
-    game = Game(board, players)
+    game = Game(board, players, fill_rule=fill_rule)
     for pair in record:
         if pair is None:
             assert not game.pair_moves(), "a pass with a move to play"

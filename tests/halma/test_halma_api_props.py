@@ -26,6 +26,7 @@ METHODS = {
     "owner": 1, "pieces_of": 1, "pair_moves": 0, "legal_moves": 0, "moves_from": 1,
     "check": 1, "play": 1, "undo": 0, "last_move": 0, "pieces_home": 1, "rows_to_go": 1,
     "is_over": 0, "result": 0, "position_text": 0, "copy": 0, "reset": 0,
+    "turns_taken": 2, "stayed": 1, "camp_filled": 1,
 }
 
 
@@ -58,11 +59,13 @@ def test_constructors_and_loaders_raise_only_project_errors(data):
     which = data.draw(st.sampled_from(["game", "custom", "text", "parse"]))
     try:
         if which == "game":
-            Game(data.draw(ANY), data.draw(ANY), data.draw(ANY), data.draw(ANY))
+            Game(data.draw(ANY), data.draw(ANY), data.draw(ANY), data.draw(ANY),
+                 data.draw(ANY | st.sampled_from(["bounded", "literal", "swap"])))
         elif which == "custom":
             Game.custom(data.draw(st.sampled_from(["halma", "star"]) | ANY),
                         data.draw(st.sampled_from([2, 3]) | ANY), data.draw(ANY),
-                        data.draw(ANY | st.just(0)), data.draw(ANY | st.none()))
+                        data.draw(ANY | st.just(0)), data.draw(ANY | st.none()),
+                        fill_rule=data.draw(ANY | st.sampled_from(["literal", "swap"])))
         elif which == "text":
             Game.from_position_text(data.draw(ANY))
         else:

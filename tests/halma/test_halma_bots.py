@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from mathgames.core.levels import TickingClock
 from mathgames.halma.bots import GreedyBot, SearchBot, cost_table, make_bot
 from mathgames.halma.game import Game
 from mathgames.halma.solutions import HOW_FOUND, SOLUTIONS, best_crossing
@@ -30,8 +31,9 @@ def test_greedy_bots_finish_their_games(board, players):
                                                 ("halma", 4)])
 def test_search_bots_finish_their_games(board, players):
     game = Game(board, players, move_limit=1500)
-    bots = [SearchBot(time_budget=0.01, seed=p) if p % 2 == 0 else GreedyBot(seed=p)
-            for p in range(players)]
+    # a ticking clock, not the machine's: the same game on a fast or a busy machine
+    bots = [SearchBot(time_budget=0.01, seed=p, clock=TickingClock(0.0005)) if p % 2 == 0
+            else GreedyBot(seed=p) for p in range(players)]
     while not game.is_over():
         game.play(bots[game.to_move].choose(game))
     assert game.result().reason in ("win", "shared")

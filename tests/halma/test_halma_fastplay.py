@@ -11,12 +11,12 @@ import sys
 from collections import Counter
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from mathgames.halma.bots import RandomBot
 from mathgames.halma.fastplay import FastEngine, engine_mode, jit_available, random_playout
-from mathgames.halma.game import Game
+from mathgames.halma.game import Game, pair_moves
 from tests.halma.recorded_games import (
     ROOT,
     SETUPS,
@@ -35,7 +35,7 @@ MODES = [pytest.param(False, id="python"),
 
 
 def fast_moves(game: Game, jit: bool) -> set[tuple[int, int]]:
-    moves = FastEngine.of(game.topology, game.players, jit).pair_moves(game)
+    moves = FastEngine.of(game.topology, game.players, jit, game.fill_rule).pair_moves(game)
     assert len(moves) == len(set(moves)), "a move listed twice (the choice would not be uniform)"
     return set(moves)
 
@@ -55,15 +55,32 @@ def test_recorded_games_have_the_same_moves_in_every_position(board, players, ji
 
 @pytest.mark.parametrize("jit", MODES)
 @settings(max_examples=15, deadline=None)
-@given(setup=st.sampled_from(SETUPS), seed=st.integers(0, 10**6), plies=st.integers(0, 150))
-def test_random_positions_have_the_same_moves_as_the_naive_reference(jit, setup, seed, plies):
+@given(setup=st.sampled_from(SETUPS), seed=st.integers(0, 10**6), plies=st.integers(0, 150),
+       rule=st.sampled_from(["bounded", "literal"]))
+# the random game of issue 57: over at ply 96 under the literal fill rule
+@example(setup=("star", 6), seed=683, plies=97, rule="literal")
+@example(setup=("star", 6), seed=683, plies=97, rule="bounded")
+def test_random_positions_have_the_same_moves_as_the_naive_reference(jit, setup, seed, plies,
+                                                                    rule):
     board, players = setup
-    game = Game(board, players)
+    game = Game(board, players, fill_rule=rule)
     bot = RandomBot(seed=seed)
     for _ in range(plies):
+        if game.is_over():  # a random game may end (the fill rule, a player home)
+            break
         game.play(bot.choose(game))
     moves = fast_moves(game, jit)
-    assert moves == set(game.pair_moves())
+    p = game.to_move
+    # the engine lists the moves of the position, over or not: the rules core's generator
+    assert moves == set(pair_moves(game.occ, game.cells[p], game.topology,
+                                   game.target_masks[p]))
+    if game.is_over():
+        assert game.pair_moves() == [] and game.legal_moves() == []
+        result = game.result()
+        assert result.reason in ("win", "shared", "blocked")
+        assert set(result.winners) == set(game.finished)
+    else:
+        assert moves == set(game.pair_moves())
     topo = game.topology
     assert {(topo.name(a), topo.name(b)) for a, b in moves} == set(
         reference.reference_moves_of_game(game))
@@ -119,6 +136,67 @@ def test_a_playout_stops_when_a_player_finishes():
         else:
             game.push_unchecked(*pair)
     assert game.finished == {playout.winner: playout.plies - 1}
+
+
+def _near_the_end(rule: str, seed: int) -> list[Game]:
+    """Positions of a seeded 6-player game of easy bots in its last 40 plies, before anyone
+    finished (the fast engine knows no same-round rule)."""
+    from mathgames.halma.bots import LEVELS
+
+    game = Game("star", 6, fill_rule=rule)
+    bots = [LEVELS["easy"].make(seed * 10 + p) for p in range(6)]
+    positions = []
+    while not game.is_over():
+        positions.append(game.copy())
+        pair = bots[game.to_move].choose_pair(game)
+        game.play("pass") if pair is None else game.push_unchecked(*pair)
+    return [g for g in positions[-40::4] if not g.finished]
+
+
+@pytest.mark.parametrize("jit", MODES)
+@pytest.mark.parametrize("rule", ["bounded", "literal"])
+def test_playouts_end_where_the_game_ends_under_each_fill_rule(rule, jit):
+    # from positions near the end of bot games, random playouts often finish someone,
+    # by the fill rule too: the engine must stop at the very ply where the game says so
+    engine = FastEngine.of("star", 6, jit, rule)
+    finished = 0
+    for seed in (0, 1):
+        for start in _near_the_end(rule, seed):
+            for playout_seed in range(4):
+                record: list = []
+                playout = engine.playout(80, playout_seed, record, game=start)
+                game = start.copy()
+                for ply, pair in enumerate(record, 1):
+                    assert not game.finished
+                    game.play("pass") if pair is None else game.push_unchecked(*pair)
+                    if game.finished:
+                        assert (ply, min(game.finished)) == (playout.plies, playout.winner)
+                        finished += 1
+                        break
+                else:
+                    assert playout.winner is None and playout.plies == 80
+    assert finished >= 10
+    other = "literal" if rule == "bounded" else "bounded"
+    with pytest.raises(ValueError, match=f"the {rule} fill rule, not star with 6 and {other}"):
+        engine.pair_moves(Game("star", 6, fill_rule=other))
+    with pytest.raises(ValueError, match="not 'swap'"):
+        FastEngine.of("star", 6, jit, "swap")
+
+
+@pytest.mark.parametrize("rule", ["bounded", "literal"])
+def test_bitboard_playouts_end_where_the_game_ends_under_each_fill_rule(rule):
+    from mathgames.halma.bitboard import random_playout as bit_playout
+
+    for seed in range(6):
+        record: list = []
+        playout = bit_playout("star", 6, 400, seed=seed, record=record, fill_rule=rule)
+        game = replay("star", 6, record, fill_rule=rule)
+        if playout.winner is None:
+            assert playout.plies == 400 and not game.finished
+        else:
+            assert game.finished == {playout.winner: playout.plies - 1}
+    with pytest.raises(ValueError, match="not 'swap'"):
+        bit_playout("star", 6, 10, seed=1, fill_rule="swap")
 
 
 @pytest.mark.skipif(not JIT, reason="numba is not installed")

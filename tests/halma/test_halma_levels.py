@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+from html import escape
+
 import pytest
 
 from mathgames.core.i18n import format_number
-from mathgames.core.levels import TickingClock
-from mathgames.halma.bots import LEVELS
+from mathgames.core.levels import TickingClock, games_won
+from mathgames.halma.bots import LEVELS, levels_on
 from mathgames.halma.game import Game
 
 
@@ -16,10 +18,18 @@ def frozen() -> float:
 
 def test_the_registry_offers_easy_medium_hard_with_measured_words():
     assert list(LEVELS) == ["easy", "medium", "hard"]
-    for name, level in LEVELS.items():
-        assert level.name == name
-        assert f"{format_number(level.figures['rate'])}%" in level.description
-        assert f"{format_number(level.figures['ms'], 1)} ms" in level.description
+    for board in ("halma", "star"):
+        for name, level in levels_on(board).items():
+            assert level.name == name and level.factory is LEVELS[name].factory
+            ms = level.figures["ms"]
+            assert f"{format_number(level.figures['rate'])}%" in level.measured
+            assert f"{format_number(ms, 2 if ms < 1 else 1)} ms" in level.measured
+            # a student reads the rate as games in 10, and no timing
+            assert f"Wins {games_won(level.figures['rate'])} against" in level.description
+            assert " ms" not in level.description and "%" not in level.description
+    # each board's own measurements (the README's table)
+    assert levels_on("halma")["medium"].figures["rate"] == 89.8
+    assert levels_on("star")["medium"].figures["rate"] == 94.2
 
 
 @pytest.mark.parametrize(("board", "players"), [("star", 2), ("halma", 2), ("star", 3)])
@@ -56,8 +66,10 @@ def test_the_set_up_panel_chooses_a_level_per_seat_and_describes_each():
     app = HalmaApp(board="star", seats=["human", "hard"])
     assert [v for _label, v in app.seat_selects[1].options] == ["human", *LEVELS]
     assert app.seat_selects[2].value == "medium"  # the default level
-    for level in LEVELS.values():
-        assert level.description in app.level_help.value
+    words, figures = app.level_help.value.split("<details")
+    for level in levels_on("star").values():  # the star's figures on the star's page
+        assert escape(level.description) in words and escape(level.measured) in figures
+    assert escape(LEVELS["medium"].measured) not in figures  # not the Halma board's
     app.start_button.click()
     assert isinstance(app.bots[1], SearchBot) and app.bots[1].max_depth == 4
     legacy = HalmaApp(board="star", seats=["human", "search"])  # an earlier seat kind

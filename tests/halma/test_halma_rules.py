@@ -242,13 +242,17 @@ def test_fill_rule():
     others = [n for n in names if n not in blockers]
     free, step = "l16", "k16"  # the free cell at the camp's edge; a cell next to it
     others.remove(free)
-    game = Game.custom("halma", 2, {0: [*others, step, "a8", "a9", "a10"],
-                                    1: [*blockers, "h1", "h3"]})
+    placement = {0: [*others, step, "a8", "a9", "a10"], 1: [*blockers, "h1", "h3"]}
+    game = Game.custom("halma", 2, placement, fill_rule="literal")
     assert not game.finished
     game.play(f"{step}-{free}")
     assert game.finished == {0: 0}
     game.play("h1-h2")
     assert game.result().winners == (0,) and game.result().reason == "win"
+    # by default the blockers, which have not had a turn yet, do not end the game
+    game = Game.custom("halma", 2, placement)
+    game.play(f"{step}-{free}")
+    assert not game.finished and game.stayed("p16") == 0 < game.fill_bound
 
 
 def test_a_full_camp_without_own_pieces_is_no_win():

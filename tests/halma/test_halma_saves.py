@@ -38,9 +38,11 @@ def test_fewer_pieces_halma_and_a_piece_outside_is_no_win():
 
 def test_the_fill_rule_still_holds_for_a_full_camp():
     # player 1 stays on a17 in player 0's target; player 0 fills the rest with a piece
-    # still outside (h9): a full camp holding player 0's pieces is a win
+    # still outside (h9): a full camp holding player 0's pieces is a win (the literal
+    # rule; the default waits until a17 has stood there for the bound, test_halma_fill_rule)
     mine = [c for c in NORTH if c not in ("d14", "a17")]
-    game = Game.custom("star", 2, {0: [*mine, "h13", "h9"], 1: ["a17", "a1"]})
+    game = Game.custom("star", 2, {0: [*mine, "h13", "h9"], 1: ["a17", "a1"]},
+                       fill_rule="literal")
     game.play("h13-d14")
     assert game.finished == {0: 0}
     game.undo()

@@ -12,6 +12,12 @@ import pytest
 pytestmark = pytest.mark.browser
 
 
+def ask_for_the_answer(page, key: str) -> None:
+    """The class skips a guess: the cells answering prediction ``key`` appear."""
+    page.locator(f".mg-lesson-predict-{key} button.mg-lesson-show").click()
+    page.locator(f".celltag_answer-{key}").first.wait_for(state="visible")
+
+
 def test_triomino_lesson_slider_changes_the_exact_probability(notebook_page):
     page = notebook_page("explore/triomino_combinatorics.ipynb", wait_for=".mg-lesson-edges")
     readout = page.locator(".mg-lesson-readout").first
@@ -24,7 +30,10 @@ def test_triomino_lesson_slider_changes_the_exact_probability(notebook_page):
 
 
 def test_matematiko_lesson_chances_panel_answers_a_new_line(notebook_page):
-    page = notebook_page("explore/matematiko_probabilities.ipynb", wait_for=".mg-lesson-answer")
+    page = notebook_page("explore/matematiko_probabilities.ipynb",
+                         wait_for=".mg-lesson-predict-chances")
+    ask_for_the_answer(page, "chances")
+    page.locator(".mg-lesson-answer").wait_for()
     assert "1/23" in page.locator(".mg-lesson-answer").inner_text()  # 7 7 7 after 7 7 7 3 9 12
     boxes = page.locator(".mg-lesson-input input[type=text]")
     boxes.nth(0).fill("1 1 1 13")
@@ -46,7 +55,8 @@ def test_bad_input_in_the_chances_panel_gets_a_translated_message(notebook_page,
                                                                    message):
     name = ("explore/matematiko_probabilities.ipynb" if language == "en"
             else f"explore/{language}/matematiko_probabilities.ipynb")
-    page = notebook_page(name, lang=language, wait_for=".mg-lesson-answer")
+    page = notebook_page(name, lang=language, wait_for=".mg-lesson-predict-chances")
+    ask_for_the_answer(page, "chances")
     box = page.locator(".mg-lesson-input input[type=text]").nth(0)
     box.fill("7 x 99")
     box.press("Enter")
@@ -57,7 +67,10 @@ def test_bad_input_in_the_chances_panel_gets_a_translated_message(notebook_page,
 
 
 def test_matematiko_editable_grid_scores_live_and_answers_stay_hidden(notebook_page):
-    page = notebook_page("explore/matematiko_probabilities.ipynb", wait_for=".mg-lesson-editor")
+    page = notebook_page("explore/matematiko_probabilities.ipynb",
+                         wait_for=".mg-lesson-predict-best")
+    ask_for_the_answer(page, "best")
+    page.locator(".mg-lesson-editor").wait_for()
     report = page.locator(".mg-lesson-editor .mg-lesson-grid-score")
     assert "Total: 1,820 points" in report.inner_text()
     assert "allowed 1,920" in report.inner_text()
@@ -68,7 +81,7 @@ def test_matematiko_editable_grid_scores_live_and_answers_stay_hidden(notebook_p
     report.filter(has_text="Total: 1,820 points").wait_for()
     # the students' answers are in closed <details> until opened
     answer = "192/54145 ≈ 0.0035 against 31/21658"
-    details = page.locator("details").first
+    details = page.locator("details").nth(1)   # the first question (0 is the warm-up)
     assert details.get_attribute("open") is None
     assert answer not in page.locator("body").inner_text()   # innerText skips hidden text
     details.locator("summary").click()
@@ -102,7 +115,9 @@ def test_each_lesson_has_a_teacher_page_with_a_route_and_answers(notebook_page, 
 
 
 def test_geometry_lesson_replays_the_crossing_move_by_move(notebook_page):
-    page = notebook_page("explore/board_geometry.ipynb", wait_for=".mg-lesson-next")
+    page = notebook_page("explore/board_geometry.ipynb", wait_for=".mg-lesson-predict-crossing")
+    ask_for_the_answer(page, "crossing")
+    page.locator(".mg-lesson-next").first.wait_for()
     board = page.locator(".mathgames-board svg").first
     start = board.inner_html()
     for _ in range(2):
@@ -123,7 +138,7 @@ def test_geometry_lesson_replays_the_crossing_move_by_move(notebook_page):
 ])
 def test_language_copies_are_translated_with_their_header(notebook_page, language, heading):
     page = notebook_page(f"explore/{language}/board_geometry.ipynb", lang=language,
-                         wait_for=".mathgames-board")
+                         wait_for=".mg-lesson-predict")
     assert page.get_by_text(heading).count() >= 1
     current = page.locator(".mg-lang.mg-current").first
     assert current.get_attribute("data-lang") == language

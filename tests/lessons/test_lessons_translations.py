@@ -41,7 +41,10 @@ def values(text: str, language: str) -> set[str]:
     point = re.escape(get_decimal_symbol(LOCALES[language]))
     group = get_group_symbol(LOCALES[language])
     groups = "[" + re.escape(group) + ("\u00a0\u202f" if group in "\u00a0\u202f " else "") + "]"
-    pattern = re.compile(rf"(?<![\d/])(\d+/\d+|\d{{1,3}}(?:{groups}\d{{3}})+(?!\d)|\d+{point}\d+)")
+    # a four-digit number is left ungrouped in Polish and Russian ("1820"), so plain numbers of
+    # four or more digits count as values too
+    pattern = re.compile(rf"(?<![\d/])(\d+/\d+|\d{{1,3}}(?:{groups}\d{{3}})+(?!\d)|\d+{point}\d+"
+                         rf"|\d{{4,}}(?![\d/]))")
     found = set()
     for match in pattern.findall(text):
         if "/" in match:

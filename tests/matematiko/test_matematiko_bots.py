@@ -105,7 +105,8 @@ def _reference_value(bot: StrongBot, tails, content, weights=None) -> float:
 def test_the_fast_valuer_gives_the_defined_value_exactly(deck, placed, size, tuned):
     # the valuer reads ready rows and flattened odds (padded to 3 cards needed, or
     # the long loop for lines with 0-1 cards): the very same floats as the definition
-    from mathgames.matematiko.bots import TUNED, _stage, _tails
+    from mathgames.matematiko.bots import TUNED, _tails
+    from mathgames.matematiko.lines import stage_of
     from mathgames.matematiko.odds import unseen_counts
     from mathgames.matematiko.weights import STAGE_WEIGHTS
 
@@ -117,5 +118,5 @@ def test_the_fast_valuer_gives_the_defined_value_exactly(deck, placed, size, tun
     for start in range(25, 25 + 3 * 5, 5):
         content = tuple(sorted(deck[start:start + size]))
         assert staged(content) == _reference_value(bot, tails, content,
-                                                   STAGE_WEIGHTS[_stage(draws)])
+                                                   STAGE_WEIGHTS[stage_of(draws)])
         assert plain(content) == _reference_value(bot, tails, content)

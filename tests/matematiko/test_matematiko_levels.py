@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sys
+from html import escape
 
 import pytest
 
@@ -11,14 +12,15 @@ from mathgames.core.levels import LEVEL_NAMES, TickingClock
 from mathgames.matematiko.bots import (
     CELLS,
     LEVELS,
+    MISTAKES,
     ExpertBot,
     StrongBot,
     _best_cell,
-    _line_contents,
     _tails,
     play_deal,
 )
 from mathgames.matematiko.deck import shuffled_deck
+from mathgames.matematiko.lines import line_contents
 from mathgames.matematiko.odds import unseen_counts
 from mathgames.matematiko.weights import EXPERT_WEIGHTS, STAGE_WEIGHTS
 
@@ -31,9 +33,15 @@ def test_the_registry_offers_every_level_weakest_first_with_measured_words():
     assert list(LEVELS) == list(LEVEL_NAMES)
     for name, level in LEVELS.items():
         assert level.name == name
-        text = level.description
+        text = level.measured  # for teachers
         assert f"{round(level.figures['mean'])} points" in text
         assert f"{format_number(level.figures['ms'], 1)} ms" in text  # as Babel rounds
+        # for students: the mean to the nearest ten, the slips as one number in so many
+        words = level.description
+        assert f"Scores about {round(level.figures['mean'], -1):.0f} points a game." in words
+        assert " ms" not in words
+        if name in MISTAKES:
+            assert f"1 in {round(1 / MISTAKES[name])}" in words.replace("number in", "in")
 
 
 @pytest.mark.parametrize("name", LEVEL_NAMES)
@@ -121,8 +129,9 @@ def test_the_set_up_panel_offers_every_level_and_describes_each():
     app = MatematikoApp(code="BQT234", bots=("expert", "strong"))
     assert list(app.bot_checks) == list(LEVELS)
     assert app.bot_checks["expert"].value and app.bot_checks["hard"].value  # strong -> hard
+    words, figures = app.level_help.value.split("<details")
     for level in LEVELS.values():
-        assert level.description in app.level_help.value
+        assert escape(level.description) in words and escape(level.measured) in figures
     app.start_button.click()
     assert app.match.names == ["Player 1", "hard bot", "expert bot"]
 
@@ -158,7 +167,7 @@ def test_the_expert_places_imagined_numbers_as_the_evaluation_does():
     for grid, card, called in positions(4):
         counts = unseen_counts(called)
         value = bot._valuer(_tails(counts, CELLS - len(called)))
-        contents = _line_contents(grid)
+        contents = line_contents(grid)
         gains = bot._gains(grid, contents, card, value)
         best = max(gain for gain, _cell in gains)
         first = next(cell for gain, cell in gains if gain == best)
@@ -171,10 +180,10 @@ def test_level_descriptions_write_numbers_in_the_visitors_format() -> None:
 
     previous = set_language("cs")
     try:
-        czech = LEVELS["expert"].description
+        czech = LEVELS["expert"].measured
     finally:
         set_language(previous)
-    english = LEVELS["expert"].description
+    english = LEVELS["expert"].measured
     assert "1\xa0000" in czech and "1,000" not in czech  # Czech groups thousands with a space
     assert "1,000" in english
     ms = LEVELS["expert"].figures["ms"]
@@ -203,11 +212,11 @@ def _score(grid) -> int:
 
 
 def test_the_exact_grid_score_agrees_with_the_rules():
-    from mathgames.matematiko.bots import _grid_points
+    from mathgames.matematiko.lines import grid_points
 
     for seed in range(40):
         grid = shuffled_deck(300 + seed)[:25]
-        assert _grid_points(_line_contents(grid)) == _score(grid)
+        assert grid_points(line_contents(grid)) == _score(grid)
 
 
 def _brute_expectation(grid, called) -> float:
@@ -268,7 +277,7 @@ def test_the_late_game_rolls_to_the_end_within_the_budget():
 
 
 def _flat_weights(stage: int, weight: float) -> tuple[dict[int, tuple[float, ...]], ...]:
-    from mathgames.matematiko.bots import STAGES
+    from mathgames.matematiko.lines import STAGES
     from mathgames.matematiko.weights import POINTS
 
     return tuple({p: (weight if s == stage else 1.0,) * 6 for p in POINTS} for s in range(STAGES))
@@ -276,22 +285,22 @@ def _flat_weights(stage: int, weight: float) -> tuple[dict[int, tuple[float, ...
 
 @pytest.mark.parametrize("draws", [24, 17, 9, 2])
 def test_learned_weights_scale_the_targets_of_their_stage_only(draws: int):
-    from mathgames.matematiko.bots import STAGES, _stage
+    from mathgames.matematiko.lines import STAGES, stage_of
 
     called = shuffled_deck(11)[: CELLS - draws]
     tails = _tails(unseen_counts(called), draws)
     plain = StrongBot()._valuer(tails, draws=draws)
-    doubled = StrongBot(weights=_flat_weights(_stage(draws), 2.0))._valuer(tails, draws=draws)
-    other = StrongBot(weights=_flat_weights((_stage(draws) + 1) % STAGES, 2.0))._valuer(tails,
+    doubled = StrongBot(weights=_flat_weights(stage_of(draws), 2.0))._valuer(tails, draws=draws)
+    other = StrongBot(weights=_flat_weights((stage_of(draws) + 1) % STAGES, 2.0))._valuer(tails,
                                                                                     draws=draws)
-    unstaged = StrongBot(weights=_flat_weights(_stage(draws), 2.0))._valuer(tails)
+    unstaged = StrongBot(weights=_flat_weights(stage_of(draws), 2.0))._valuer(tails)
     for content in [(), (7,), (7, 7), (3, 9, 10), (1, 10, 12, 13), (5, 5, 5, 8)]:
         assert doubled(content) == pytest.approx(2 * plain(content))
         assert other(content) == plain(content) == unstaged(content)
 
 
 def test_the_expert_level_plays_the_shipped_learned_weights():
-    from mathgames.matematiko.bots import STAGES
+    from mathgames.matematiko.lines import STAGES
     from mathgames.matematiko.weights import POINTS
 
     for table in (STAGE_WEIGHTS, EXPERT_WEIGHTS):
@@ -331,7 +340,7 @@ def test_the_fitted_features_add_up_to_the_plain_evaluation():
         grid[bot.choose(list(grid), deal[k], called)] = deal[k]
         value = bot._valuer(_tails(unseen_counts(called), CELLS - len(called)))
         plain = sum(value(c) * (1.1 if line >= 10 else 1.0)
-                    for line, c in enumerate(_line_contents(grid)))
+                    for line, c in enumerate(line_contents(grid)))
         assert sum(fit.features(grid, called)) == pytest.approx(plain)
 
 
@@ -339,7 +348,7 @@ def test_the_distilled_features_give_the_quick_evaluations_gains():
     # bench/matematiko_distil.py fits weights so that the quick evaluation's best
     # cell is the expert's: its features times a stage's weights must be the very
     # gains the bot ranks its cells by, for either table
-    from mathgames.matematiko.bots import _stage
+    from mathgames.matematiko.lines import stage_of
 
     distil = _bench("matematiko_distil")
     deal = shuffled_deck(33)[:25]
@@ -350,7 +359,7 @@ def test_the_distilled_features_give_the_quick_evaluations_gains():
             called = tuple(deal[: k + 1])
             rows, empty = distil.gain_features(tuple(grid), deal[k], called)
             _counts, draws, _scales, gains = bot._ranked(grid, deal[k], called)
-            w = distil.flat(table[_stage(draws)])
+            w = distil.flat(table[stage_of(draws)])
             assert sorted(c for c in range(CELLS) if empty[c]) == sorted(c for _g, c in gains)
             for gain, cell in gains:
                 assert rows[cell] @ w == pytest.approx(gain, abs=1e-9)

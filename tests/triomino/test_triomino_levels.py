@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import random
+from html import escape
 
 import pytest
 
 from mathgames.core.i18n import format_number
+from mathgames.core.levels import games_won
 from mathgames.triomino import Game
 from mathgames.triomino.bots import LEVELS
 from tests.triomino.playing import play
@@ -26,9 +28,11 @@ def test_the_registry_offers_easy_medium_hard_with_measured_words():
     assert list(LEVELS) == ["easy", "medium", "hard"]
     for name, level in LEVELS.items():
         assert level.name == name
-        assert f"{format_number(level.figures['p99'], 1)} ms" in level.description
-        if "rate" in level.figures:
-            assert f"{format_number(level.figures['rate'])}%" in level.description
+        assert f"{format_number(level.figures['p99'], 1)} ms" in level.measured
+        assert f"{format_number(level.figures['rate'])}%" in level.measured
+        # a student reads the rate as games in 10, and no timing
+        assert f"Wins {games_won(level.figures['rate'])} against" in level.description
+        assert " ms" not in level.description and "%" not in level.description
 
 
 @pytest.mark.parametrize("name", list(LEVELS))
@@ -75,8 +79,9 @@ def test_the_set_up_panel_chooses_a_level_and_describes_each():
 
     app = TriominoApp(players=2, bots=1, bot="hard", seed=3)
     assert [v for _label, v in app.bot_select.options] == list(LEVELS)
+    words, figures = app.level_help.value.split("<details")
     for level in LEVELS.values():
-        assert level.description in app.level_help.value
+        assert escape(level.description) in words and escape(level.measured) in figures
     app.start_button.click()
     assert isinstance(app.bots[1], PlannerBot)
     assert TriominoApp(seed=3).bot_select.value == "medium"  # the default level

@@ -46,8 +46,23 @@ function nameFormControls() {
   }
 }
 
+// A page opened without ?lang= (a class's join address, typed or scanned) follows the
+// device: the first of its languages that the games speak, if that is not the page's.
+function followDeviceLanguage(current, spoken) {
+  const url = new URL(window.location.href);
+  if (url.searchParams.has("lang") || !Array.isArray(spoken)) return;
+  const wanted = (navigator.languages || [navigator.language || ""])
+    .map((tag) => String(tag).slice(0, 2).toLowerCase())
+    .find((code) => spoken.includes(code));
+  if (wanted && wanted !== current) {
+    url.searchParams.set("lang", wanted);
+    window.location.replace(url.toString());
+  }
+}
+
 function render({ model, el }) {
   el.style.display = "none";
+  followDeviceLanguage(model.get("language"), model.get("languages"));
   let pending = false;
   const run = () => {
     pending = false;
