@@ -16,7 +16,8 @@ the browser may not ask a kernel to execute code.
   page would make the computer swap, visitors get a translated "busy" page.
 - The kernel of a closed, reloaded or left page ends within about 15 s; that of a page
   that never connected within 5 minutes, 20 s when the server is near its limit or
-  one address holds more than 4 such pages (a flood).
+  one address held more than 4 such pages for 5 s (a flood: it then gets no page
+  while the server is near its limit, and a full server ends its pages first).
 - ``--trusted-proxy ADDR`` (or ``MATHGAMES_TRUSTED_PROXY``): a reverse proxy in front
   of the server, whose ``X-Forwarded-For`` then names each visitor's address (for the
   password throttle and the per-address rules); without it that header is ignored.

@@ -17,8 +17,10 @@ kernel) with these changes:
   come back (a killed browser sends no beacon), and the kernel of a page that never
   connected (a ``curl``, a link preview, a page abandoned while it loaded): after
   ``unconnected_grace`` (300 s), or ``crowded_grace`` (20 s) once the server is near its
-  cap or the device's address holds more than ``unconnected_per_address`` such
-  pages. A full server ends the stalest of them before it turns a visitor away
+  cap or the device's address floods it (holds more than ``unconnected_per_address``
+  such pages for 5 s). A flooding address gets no page while the server is near its
+  limit, and otherwise one in place of its oldest; a full server ends a flood's page,
+  else the stalest page no one uses, before it turns a visitor away
   (:meth:`KernelReaper.evict`). Prefetches and ``HEAD`` start no kernel.
 - The visitor's address is the connection's, or, from a proxy the teacher named
   (``--trusted-proxy``), the one the proxy saw (:func:`client_address`).
@@ -395,8 +397,17 @@ class AppPageHandler(TornadoVoilaHandler):
             ending = len(reaper.ending) if reaper is not None else 0
             return max(0, running - ending) + AppPageHandler.pending
 
+        if reaper is not None and reaper.flooding(address):
+            # an address whose pages never connect: nothing more while the server is near
+            # its limit, else a page in place of its oldest
+            if reaper.crowded():
+                self.log.warning("mathgames: %s floods the server: busy page for %s",
+                                 address, path)
+                self._busy()
+                return
+            reaper.make_way(address)
         if not admission.admits(open_pages(), AppPageHandler.rendering) and (
-                reaper is None or not reaper.evict()
+                reaper is None or not reaper.evict(address)
                 or not admission.admits(open_pages(), AppPageHandler.rendering)):
             self.log.warning("mathgames: %d pages open (%d starting), no room (%s): busy page "
                              "for %s", open_pages(), AppPageHandler.pending,
@@ -607,12 +618,14 @@ class KernelReaper:
     - A kernel whose page was sent (or whose request ended) without its page ever
       connecting (a ``curl``, a link preview, a page abandoned while it loaded) is shut
       down ``unconnected_grace`` seconds after; only ``crowded_grace`` seconds after when
-      the server is near its limit (``crowded()``), or when the visitor's address holds
-      more than ``per_address`` such pages (one address flooding the server). A school
-      behind one address (a NAT) is not refused for it: its students' pages connect
-      within seconds of arriving, and only pages that never connect are ended.
-    - :meth:`evict` ends at once the stalest page-less kernel, for a full server to
-      admit a new visitor rather than turn them away.
+      the server is near its limit (``crowded()``), or when the visitor's address floods
+      the server (:meth:`flooding`: it held more than ``per_address`` such pages for
+      :attr:`EVICT_AFTER` seconds, and still holds one). A school behind one address
+      (a NAT) is not taken for a flood: its students' pages connect within seconds of
+      arriving, and only pages that never connect count.
+    - :meth:`evict` ends at once a flood's oldest page, else the stalest page-less
+      kernel, for a full server to admit a new visitor rather than turn them away;
+      :meth:`make_way` ends a flooding address's oldest page before it gets another.
 
     A kernel whose page is still being rendered is left alone, however slow the server.
     Call :meth:`tick` every few seconds.
@@ -636,6 +649,8 @@ class KernelReaper:
         self.ending: set[str] = set()
         self.rendered_at: dict[str, float] = {}
         self.address_of: dict[str, str] = {}
+        #: Addresses flooding the server with pages that never connect.
+        self.floods: set[str] = set()
         self.tasks: set[asyncio.Future[None]] = set()
 
     def rendered(self, kernel_id: str, address: str = "") -> None:
@@ -657,16 +672,53 @@ class KernelReaper:
                 for kernel_id in set(self.rendered_at) - self.was_connected - self.ending
                 if manager._kernel_connections.get(kernel_id, 0) == 0}
 
+    def _note_floods(self, manager: Any, now: float) -> dict[str, str]:
+        """Update :attr:`floods`; the kernels whose page never connected, and their addresses.
+
+        An address floods once it holds more than ``per_address`` pages sent at least
+        :attr:`EVICT_AFTER` seconds ago that never connected (a browser connects within
+        seconds), and until none of its pages is left unconnected.
+        """
+        unconnected = self._unconnected(manager)
+        stale: dict[str, int] = {}
+        for kernel_id, address in unconnected.items():
+            if now - self.rendered_at[kernel_id] >= self.EVICT_AFTER:
+                stale[address] = stale.get(address, 0) + 1
+        holding = set(unconnected.values())
+        found = {address for address, count in stale.items() if count > self.per_address}
+        for address in sorted(found - self.floods):
+            self.app.log.warning("mathgames: %s floods the server with pages that never "
+                                 "connect: they end %g s after they were sent", address,
+                                 self.crowded_grace)
+        self.floods = {address for address in self.floods if address in holding} | found
+        return unconnected
+
+    def flooding(self, address: str) -> bool:
+        """Whether ``address`` floods the server now (see :meth:`_note_floods`)."""
+        manager = self._manager()
+        if manager is None:
+            return False
+        self._note_floods(manager, time.monotonic())
+        return address in self.floods
+
+    def make_way(self, address: str) -> None:
+        """Before a flooding address gets another page: end its oldest page that never
+        connected, so that a flood holds no more kernels than it had."""
+        manager = self._manager()
+        if manager is None:
+            return
+        own = [(self.rendered_at[k], k) for k, where in self._unconnected(manager).items()
+               if where == address]
+        if own:
+            self._shut(manager, min(own)[1])
+
     def tick(self) -> None:
         manager = self._manager()
         if manager is None:
             return
         now = time.monotonic()
         ids = set(manager.list_kernel_ids())
-        unconnected = self._unconnected(manager)
-        per_address: dict[str, int] = {}
-        for address in unconnected.values():
-            per_address[address] = per_address.get(address, 0) + 1
+        unconnected = self._note_floods(manager, now)
         crowded = self.crowded()
         for kernel_id in ids - self.ending:
             if manager._kernel_connections.get(kernel_id, 0) > 0:
@@ -677,7 +729,7 @@ class KernelReaper:
             if kernel_id in self.was_connected:
                 due = now - since >= self.disconnected_grace
             elif kernel_id in self.rendered_at:  # its page was sent, and never connected
-                flooding = per_address.get(unconnected.get(kernel_id, ""), 0) > self.per_address
+                flooding = unconnected.get(kernel_id) in self.floods
                 grace = self.crowded_grace if crowded or flooding else self.unconnected_grace
                 due = now - self.rendered_at[kernel_id] >= grace
             else:
@@ -692,19 +744,31 @@ class KernelReaper:
         self.was_connected &= ids
         self.ending &= ids
 
-    def evict(self) -> bool:
-        """End the stalest kernel that no page uses, to make room; whether there was one.
+    def evict(self, for_address: str = "") -> bool:
+        """End the stalest kernel that no page uses, to make room for a visitor from
+        ``for_address``; whether there was one.
 
-        First a kernel whose page left (the longest gone), then one whose page never
-        connected, from the address with the most such pages, the oldest first.
+        First the oldest page that never connected of a flooding address (another
+        than the visitor's), then a kernel whose page left (the longest gone), then
+        one whose page never connected, from the address with the most such pages,
+        the oldest first. A visitor never ends a page of its own address: a flood
+        does not renew its pages by ending its older ones (then they would never
+        grow old enough to tell it for a flood).
         """
         manager = self._manager()
         if manager is None:
             return False
         now = time.monotonic()
+        flood = [(self.rendered_at[k], k)
+                 for k, address in self._note_floods(manager, now).items()
+                 if address in self.floods and address != for_address]
+        if flood:
+            self._shut(manager, min(flood)[1])
+            return True
         left = [(self.alone_since.get(k, now), k) for k in self.was_connected - self.ending
                 if manager._kernel_connections.get(k, 0) == 0
-                and now - self.alone_since.get(k, now) >= self.EVICT_AFTER]
+                and now - self.alone_since.get(k, now) >= self.EVICT_AFTER
+                and self.address_of.get(k) != for_address]
         if left:
             self._shut(manager, min(left)[1])
             return True
@@ -713,7 +777,7 @@ class KernelReaper:
         for address in unconnected.values():
             counts[address] = counts.get(address, 0) + 1
         stale = [(-counts[address], self.rendered_at[k], k) for k, address in unconnected.items()
-                 if now - self.rendered_at[k] >= self.EVICT_AFTER]
+                 if now - self.rendered_at[k] >= self.EVICT_AFTER and address != for_address]
         if not stale:
             return False
         self._shut(manager, min(stale)[2])
