@@ -668,9 +668,10 @@ class KernelReaper:
 
     def _unconnected(self, manager: Any) -> dict[str, str]:
         """Kernels whose page was sent and never connected, and their visitors' addresses."""
+        running = set(manager.list_kernel_ids())
         return {kernel_id: self.address_of.get(kernel_id, "")
-                for kernel_id in set(self.rendered_at) - self.was_connected - self.ending
-                if manager._kernel_connections.get(kernel_id, 0) == 0}
+                for kernel_id in (set(self.rendered_at) & running) - self.was_connected
+                - self.ending if manager._kernel_connections.get(kernel_id, 0) == 0}
 
     def _note_floods(self, manager: Any, now: float) -> dict[str, str]:
         """Update :attr:`floods`; the kernels whose page never connected, and their addresses.
@@ -793,7 +794,7 @@ class KernelReaper:
     async def _end(self, manager: Any, kernel_id: str) -> None:
         try:
             await manager.shutdown_kernel(kernel_id)
-        except KeyError:  # already ended by its page's beacon
+        except (KeyError, tornado.web.HTTPError):  # already ended (by its page's beacon)
             pass
         finally:
             self.ending.discard(kernel_id)
