@@ -6,8 +6,8 @@ protocol level, on one app server (``make app CLASSROOM=1``) on loopback.
   teacher checks the CSV and starts the next one ("Play again with this class").
 - Five students at tables (127.0.0.40-.44) play against a bot all along, three at Halma
   and two at Triomino, a move whenever it is their turn (Halma: a click on a piece, then
-  on where a greedy bot would move it; Triomino: the keys T, N, Enter, else D or P), and
-  a new game when one ends.
+  on where a greedy bot would move it; Triomino: a tap on a tile that fits, then on where
+  it fits, else the keys D or P), and a new game when one ends.
 - Every minute two class students reload their page (it rejoins from its kept pass),
   and once in each game the teacher reloads theirs.
 
@@ -50,6 +50,8 @@ from mathgames.app.page_client import visit  # noqa: E402
 from mathgames.classroom.service import Classroom  # noqa: E402
 from mathgames.classroom.store import open_store  # noqa: E402
 from mathgames.halma.bots import GreedyBot  # noqa: E402
+from mathgames.triomino.geometry import cell_id  # noqa: E402
+from mathgames.triomino.view import rack_id  # noqa: E402
 
 TABLES = [("halma", 0), ("halma", 0), ("halma", 0), ("triomino", 2), ("triomino", 2)]
 
@@ -174,14 +176,19 @@ class TablePlayer:
             await asyncio.sleep(0.3)
             await self.page.board_message("classroom-table", {"type": "click",
                                                               "cell": move.end})
-        elif game.placeable_tiles():
-            for key in ("t", "n", "Enter"):
-                await self.key(key)
-                await asyncio.sleep(0.3)
-        else:
+        elif game.placeable_tiles():  # a tap on a tile of the rack, then on where it fits
+            tile = game.placeable_tiles()[0]
+            place = game.legal_placements(tile)[0]
+            await self.page._send(self.page.widget("mg-triomino-rack"), {
+                "method": "custom", "content": {"type": "click", "cell": rack_id(tile)}})
+            await asyncio.sleep(0.3)
+            await self.page.board_message("classroom-table", {"type": "click",
+                                                              "cell": cell_id(place.cell)})
+        else:  # D draws; P passes when nothing drawn fits either
             await self.key("d")
-            await asyncio.sleep(1)
-            if self.room.load_table(self.code).to_move == 0:
+            await asyncio.sleep(1.5)
+            state = self.room.load_table(self.code)
+            if state.to_move == 0 and not state.is_over and not state.game.placeable_tiles():
                 await self.key("p")
         self.moves += 1
 
@@ -243,15 +250,16 @@ async def soak_run(args: argparse.Namespace, workdir: Path) -> None:
             await player.open()
             tables.append(player)
         playing = [asyncio.ensure_future(player.play(stop)) for player in tables]
-        interval = max(1.5, (args.minutes * 60 - (time.monotonic() - start) - 90) / 75)
+        interval = max(1.5, (args.minutes * 60 - (time.monotonic() - start) - 90)
+                       / (args.games * args.calls))
         rng = random.Random(55)
         last_reload = time.monotonic()
-        for game_number in range(3):
+        for game_number in range(args.games):
             game = ClassGame(server.url, len(students))
             game.teacher, game.students = teacher, students
             for student in students:
                 student.cells = []
-            for k in range(25):
+            for k in range(args.calls):
                 called_at = time.monotonic()
                 await teacher.page.until(
                     lambda: teacher.page.value("mg-call-button", "disabled") is False,
@@ -261,9 +269,10 @@ async def soak_run(args: argparse.Namespace, workdir: Path) -> None:
                 except Exception as error:  # the soak counts it and goes on
                     soak.error(f"game {game_number + 1}, call {k + 1}: "
                                f"{type(error).__name__}: {str(error)[:150]}")
-                if k == 12:
+                if k == args.calls // 2:
                     await teacher.reload(server.url)
-                if time.monotonic() - last_reload >= 60 and k < 24:
+                    soak.served += 1
+                if time.monotonic() - last_reload >= 60 and k < args.calls - 1:
                     last_reload = time.monotonic()
                     for i in rng.sample(range(len(students)), 2):
                         try:
@@ -273,7 +282,8 @@ async def soak_run(args: argparse.Namespace, workdir: Path) -> None:
                                        f"{str(error)[:150]}")
                 await asyncio.sleep(max(0.0, interval - (time.monotonic() - called_at)))
             try:
-                await game.check_csv()
+                if args.calls == 25:
+                    await game.check_csv()
             except Exception as error:  # the soak counts it and goes on
                 soak.error(f"game {game_number + 1}'s CSV: {type(error).__name__}: {error}")
             if game_number == 0:
@@ -281,7 +291,7 @@ async def soak_run(args: argparse.Namespace, workdir: Path) -> None:
                 after_first = soak.memory()
                 print(f"after the first game: server {after_first[0]:.0f} MiB, kernels "
                       f"{after_first[1]:.0f} MiB, {after_first[2]} kernels", flush=True)
-            if game_number < 2:
+            if game_number < args.games - 1:
                 await teacher_again(teacher)
         while time.monotonic() - start < args.minutes * 60:
             await asyncio.sleep(5)  # the tables play on until the lesson's end
@@ -304,7 +314,8 @@ async def soak_run(args: argparse.Namespace, workdir: Path) -> None:
     load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
     print()
     print(f"Soak: {args.minutes} minutes on {os.cpu_count()} cores (load average {load:.1f} at "
-          f"the end); {args.students} students, 3 Matematiko games of 25 calls (a call every "
+          f"the end); {args.students} students, {args.games} Matematiko games of {args.calls}"
+          f" calls (a call every "
           f"{interval:.1f} s), 5 tables with a bot (3 Halma, 2 Triomino), 2 reloads a minute")
     for line in samples:
         print("  " + line)
@@ -322,6 +333,8 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--minutes", type=float, default=15)
     parser.add_argument("--students", type=int, default=30, help="at most 30")
+    parser.add_argument("--games", type=int, default=3, help="class games, one after another")
+    parser.add_argument("--calls", type=int, default=25, help="numbers called in each game")
     args = parser.parse_args()
     AsyncHTTPClient.configure(None, max_clients=args.students + 20)
     workdir = Path(tempfile.mkdtemp(prefix="mathgames-soak-"))
