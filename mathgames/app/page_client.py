@@ -34,7 +34,7 @@ from typing import Any
 from urllib.parse import urlencode
 
 from tornado.httpclient import AsyncHTTPClient, HTTPClientError, HTTPRequest
-from tornado.websocket import WebSocketClientConnection, websocket_connect
+from tornado.websocket import WebSocketClientConnection, WebSocketClosedError, websocket_connect
 
 __all__ = ["V1_PROTOCOL", "PageVisit", "decode_v1", "encode_v1", "kernel_id_of", "message",
            "visit"]
@@ -235,7 +235,7 @@ async def visit(base_url: str, path: str, *, timeout: float = 300,
             result.usable_seconds = time.monotonic() - start
             result.states = states["content"]["data"].get("states", {})
             result.widget_count = len(result.states)
-    except (HTTPClientError, OSError, asyncio.TimeoutError) as error:
+    except (HTTPClientError, OSError, asyncio.TimeoutError, WebSocketClosedError) as error:
         result.error = f"{type(error).__name__}: {error}"
     finally:
         if not keep_open and result.ws is not None:

@@ -634,6 +634,9 @@ class KernelReaper:
     #: A page that never connected is evicted only once its HTML is this old (s): a
     #: browser connects within a second or two of receiving it.
     EVICT_AFTER = 5.0
+    #: An address stays a flood this long (s) after its last page that never connected
+    #: ended (else a flood whose pages were all ended would start anew at once).
+    FLOOD_MEMORY = 60.0
 
     def __init__(self, app: Voila, disconnected_grace: float, unconnected_grace: float,
                  crowded_grace: float | None = None, per_address: int = 4,
@@ -649,8 +652,9 @@ class KernelReaper:
         self.ending: set[str] = set()
         self.rendered_at: dict[str, float] = {}
         self.address_of: dict[str, str] = {}
-        #: Addresses flooding the server with pages that never connect.
-        self.floods: set[str] = set()
+        #: Addresses flooding the server with pages that never connect, and when they last
+        #: held such a page.
+        self.floods: dict[str, float] = {}
         self.tasks: set[asyncio.Future[None]] = set()
 
     def rendered(self, kernel_id: str, address: str = "") -> None:
@@ -678,20 +682,24 @@ class KernelReaper:
 
         An address floods once it holds more than ``per_address`` pages sent at least
         :attr:`EVICT_AFTER` seconds ago that never connected (a browser connects within
-        seconds), and until none of its pages is left unconnected.
+        seconds), and until :attr:`FLOOD_MEMORY` seconds after none of its pages is left
+        unconnected.
         """
         unconnected = self._unconnected(manager)
         stale: dict[str, int] = {}
         for kernel_id, address in unconnected.items():
             if now - self.rendered_at[kernel_id] >= self.EVICT_AFTER:
                 stale[address] = stale.get(address, 0) + 1
-        holding = set(unconnected.values())
         found = {address for address, count in stale.items() if count > self.per_address}
-        for address in sorted(found - self.floods):
+        for address in sorted(found - set(self.floods)):
             self.app.log.warning("mathgames: %s floods the server with pages that never "
                                  "connect: they end %g s after they were sent", address,
                                  self.crowded_grace)
-        self.floods = {address for address in self.floods if address in holding} | found
+        for address in found | (set(unconnected.values()) & set(self.floods)):
+            self.floods[address] = now  # a flood while it holds such pages, and a minute more
+        for address, last in list(self.floods.items()):
+            if now - last > self.FLOOD_MEMORY:
+                del self.floods[address]
         return unconnected
 
     def flooding(self, address: str) -> bool:
@@ -766,7 +774,9 @@ class KernelReaper:
         if flood:
             self._shut(manager, min(flood)[1])
             return True
-        left = [(self.alone_since.get(k, now), k) for k in self.was_connected - self.ending
+        running = set(manager.list_kernel_ids())
+        left = [(self.alone_since.get(k, now), k)
+                for k in (self.was_connected & running) - self.ending
                 if manager._kernel_connections.get(k, 0) == 0
                 and now - self.alone_since.get(k, now) >= self.EVICT_AFTER
                 and self.address_of.get(k) != for_address]
@@ -798,6 +808,41 @@ class KernelReaper:
             pass
         finally:
             self.ending.discard(kernel_id)
+
+
+#: ZeroMQ sockets counted for each open page: its kernel's five channels for the page's
+#: websocket, and again for the server's own requests, with room to spare.
+SOCKETS_PER_PAGE = 16
+
+
+def allow_sockets(context: Any, pages: int) -> int:
+    """Let the server's ZeroMQ ``context`` (and its open files) hold ``pages`` pages
+    (0: a thousand); the sockets it then allows. ZeroMQ allows 1,023 sockets by default,
+    and a page's kernel connections use five or more: without this, a server with about
+    200 pages open failed with "Too many open files". Call before the first socket.
+
+    >>> import zmq
+    >>> context = zmq.Context()
+    >>> allow_sockets(context, 200) >= 200 * SOCKETS_PER_PAGE
+    True
+    >>> context.term()
+    """
+    import zmq
+
+    want = SOCKETS_PER_PAGE * (pages or 1000) + 256
+    try:
+        import resource
+
+        soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+        files = 4 * want  # a ZeroMQ socket over ipc uses a few descriptors
+        if soft != resource.RLIM_INFINITY and soft < files:
+            raised = files if hard == resource.RLIM_INFINITY else min(hard, files)
+            resource.setrlimit(resource.RLIMIT_NOFILE, (max(soft, raised), hard))
+    except (ImportError, ValueError, OSError):  # not POSIX, or not allowed: as it was
+        pass
+    if context.get(zmq.MAX_SOCKETS) < want:
+        context.set(zmq.MAX_SOCKETS, want)
+    return int(context.get(zmq.MAX_SOCKETS))
 
 
 def _quiet_trust(record: logging.LogRecord) -> bool:
@@ -866,6 +911,7 @@ class AppVoila(Voila):
             return kernel_id
 
         self.kernel_manager.start_kernel = start_and_note
+        allow_sockets(self.kernel_manager.context, self.max_kernels)
         settings["mathgames_max_kernels"] = self.max_kernels
         settings["mathgames_admission"] = self.admission = Admission(self.max_kernels)
         settings["mathgames_trusted_proxies"] = trusted_networks(self.trusted_proxies)
