@@ -35,7 +35,7 @@ from mathgames.classroom.session import (
     level_title,
     triomino_text,
 )
-from mathgames.classroom.store import Event, UnknownSessionError, normalize_code
+from mathgames.classroom.store import Event, StoreError, UnknownSessionError, normalize_code
 from mathgames.core.board_widget import BoardWidget
 from mathgames.core.errors import MathgamesError
 from mathgames.core.i18n import format_number, translator
@@ -411,9 +411,18 @@ class TablePage(w.VBox):
         except UnknownSessionError:
             return self._gone()
         except MathgamesError as error:
-            self.state = self.room.load_table(self.state.code)
+            self.state = self._catch_up(self.state)
             self._fail(error)
         self.redraw()
+
+    def _catch_up(self, state: TableState) -> TableState:
+        """The table as the store holds it after a refused action: ``state`` with the others'
+        moves since, or ``state`` as it is while the store does not answer (the refused
+        action changed nothing in it, so the page never shows a move that was not kept)."""
+        try:
+            return self.room.refresh(state)
+        except StoreError:
+            return state
 
     # -- moving --------------------------------------------------------------------------------
     def play_text(self, text: str) -> None:
@@ -427,7 +436,7 @@ class TablePage(w.VBox):
         except UnknownSessionError:
             return self._gone()
         except MathgamesError as error:
-            self.state = self.room.load_table(state.code)
+            self.state = self._catch_up(state)
             self._fail(error)
         self.selected, self.tile, self.rotation = None, None, 0
         self.redraw()

@@ -197,25 +197,20 @@ class Classroom:
                                                 self._tables_info(state.code))])
 
     # -- the one way to append ----------------------------------------------------------------
-    def _act(self, state: State, build: Callable[[State], Mapping[str, Any]],
-             reload: Callable[[str], State]) -> State:
+    def _act(self, state: State, build: Callable[[State], Mapping[str, Any]]) -> State:
+        """Append the event ``build`` makes for ``state`` (brought up to date first), tried on
+        a copy: the new state, while ``state`` itself keeps only what the store holds. An
+        event the store refuses or cannot keep (another writer came first, the database is
+        not answering) changes nothing; after a conflict the event is built again on the
+        events that came first."""
         for attempt in range(MAX_TRIES):
             self.refresh(state)
             event = build(state)  # checks who acts (raises NotAllowedError)
-            before = state.seq
-            if isinstance(state, ClassState):
-                # Try the event on a copy: after a conflict the state is still clean and
-                # only the new events need reading (a class has many writers at once).
-                trial = state.copy()
-                trial.apply(event)  # checks the rules; raises when refused
-            else:
-                trial = state
-                trial.apply(event)  # a table's core is costly to copy: rebuild on conflict
+            trial = state.copy()
+            trial.apply(event)  # checks the rules; raises when refused
             try:
-                trial.seq = self.store.append(state.code, before, event)
+                trial.seq = self.store.append(state.code, state.seq, event)
             except StoreConflict:
-                if trial is state:
-                    state = reload(state.code)  # our event is not in the log: rebuild
                 # Many writers raced for one number: wait a moment, longer each time.
                 time.sleep(random.uniform(0, 0.002 * min(attempt + 1, 20)))
                 continue
@@ -238,7 +233,7 @@ class Classroom:
         name = check_name(name)
         pid, token = secrets.token_hex(6), new_token()
         self._act(state, lambda _s: {"type": "join", "pid": pid, "name": name,
-                                     "token_hash": hash_token(token)}, self.load_class)
+                                     "token_hash": hash_token(token)})
         return pid, token
 
     def check_student(self, state: ClassState, pid: object, token: object) -> None:
@@ -259,7 +254,7 @@ class Classroom:
             self.check_teacher(s, teacher_token)
             return {"type": "call", "card": s.next_card() if card is None else card}
 
-        return self._act(state or self.load_class(code), build, self.load_class)
+        return self._act(state or self.load_class(code), build)
 
     def uncall(self, code: str, teacher_token: str, index: int,
                state: ClassState | None = None) -> ClassState:
@@ -271,7 +266,7 @@ class Classroom:
             self.check_teacher(s, teacher_token)
             return {"type": "uncall", "index": index}
 
-        return self._act(state or self.load_class(code), build, self.load_class)
+        return self._act(state or self.load_class(code), build)
 
     def again(self, code: str, teacher_token: str,
               state: ClassState | None = None) -> ClassState:
@@ -281,7 +276,7 @@ class Classroom:
             self.check_teacher(s, teacher_token)
             return {"type": "again", "seed": shuffled_seed()}
 
-        return self._act(state or self.load_class(code), build, self.load_class)
+        return self._act(state or self.load_class(code), build)
 
     def remove_student(self, code: str, teacher_token: str, pid: str,
                        state: ClassState | None = None) -> ClassState:
@@ -291,7 +286,7 @@ class Classroom:
             self.check_teacher(s, teacher_token)
             return {"type": "remove", "pid": pid}
 
-        return self._act(state or self.load_class(code), build, self.load_class)
+        return self._act(state or self.load_class(code), build)
 
     def place(self, code: str, pid: str, token: str, index: int, cell: int,
               state: ClassState | None = None) -> ClassState:
@@ -300,7 +295,7 @@ class Classroom:
             self.check_student(s, pid, token)
             return {"type": "place", "pid": pid, "index": index, "cell": cell}
 
-        return self._act(state or self.load_class(code), build, self.load_class)
+        return self._act(state or self.load_class(code), build)
 
     def unplace(self, code: str, pid: str, token: str, index: int,
                 state: ClassState | None = None) -> ClassState:
@@ -311,7 +306,7 @@ class Classroom:
             self.check_student(s, pid, token)
             return {"type": "unplace", "pid": pid, "index": index}
 
-        return self._act(state or self.load_class(code), build, self.load_class)
+        return self._act(state or self.load_class(code), build)
 
     # -- a table -----------------------------------------------------------------------------
     def open_table(self, game: str, seats: int, class_code: str | None = None,
@@ -350,7 +345,7 @@ class Classroom:
             return {"type": "join", "seat": free[0] if seat is None else seat, "pid": pid,
                     "name": name, "token_hash": hash_token(token)}
 
-        state = self._act(state, build, self.load_table)
+        state = self._act(state, build)
         taken = state.seat_of(pid)
         assert taken is not None
         return pid, token, taken
@@ -369,7 +364,7 @@ class Classroom:
         def build(s: TableState) -> dict[str, Any]:
             return {"type": "leave", "seat": self.check_player(s, pid, token)}
 
-        return self._act(state, build, self.load_table)
+        return self._act(state, build)
 
     def play_again(self, code: str, pid: str, token: str,
                    state: TableState | None = None) -> tuple[str, str, str]:
@@ -391,8 +386,8 @@ class Classroom:
             new = self.open_table(state.game_name, len(state.seats),
                                   state.settings.get("class"), **settings)
             try:
-                self._act(state, lambda s: (self.check_player(s, pid, token), {
-                    "type": "again", "table": new})[1], self.load_table)
+                state = self._act(state, lambda s: (self.check_player(s, pid, token), {
+                    "type": "again", "table": new})[1])
             except IllegalMoveError:  # another player's new table came first: theirs,
                 self.store.forget([new])  # and this one, never shown to anyone, goes
                 state = self.load_table(state.code)
@@ -401,8 +396,7 @@ class Classroom:
                 for bot_seat, entry in enumerate(state.seats):
                     if entry and entry.get("bot"):
                         table = self._act(table, lambda _s, i=bot_seat, e=entry: {
-                            "type": "bot", "seat": i, "level": e.get("level", "greedy")},
-                            self.load_table)
+                            "type": "bot", "seat": i, "level": e.get("level", "greedy")})
         return self.follow(state, pid, token)
 
     def follow(self, state: TableState, pid: str, token: str) -> tuple[str, str, str]:
@@ -434,13 +428,13 @@ class Classroom:
             if not free:
                 break
             state = self._act(state, lambda s: (self.check_player(s, pid, token), {
-                "type": "bot", "seat": s.free_seats()[0], "level": level})[1], self.load_table)
+                "type": "bot", "seat": s.free_seats()[0], "level": level})[1])
 
         def build(s: TableState) -> dict[str, Any]:
             self.check_player(s, pid, token)
             return {"type": "start"}
 
-        return self._act(state, build, self.load_table)
+        return self._act(state, build)
 
     def move(self, code: str, pid: str, token: str, text: str,
              state: TableState | None = None) -> TableState:
@@ -451,7 +445,7 @@ class Classroom:
                 raise IllegalMoveError(_("it is not your turn"))
             return {"type": "move", "seat": seat, "ply": s.ply, "move": text}
 
-        return self._act(state or self.load_table(code), build, self.load_table)
+        return self._act(state or self.load_table(code), build)
 
     def bot_step(self, state: TableState) -> TableState:
         """Play the bot's move if a bot moves next (:attr:`TableState.bot_to_move`; any
@@ -467,7 +461,7 @@ class Classroom:
             return {"type": "move", "seat": seat, "ply": ply, "move": text}
 
         try:
-            return self._act(state, build, self.load_table)
+            return self._act(state, build)
         except _AlreadyPlayed:
             return self.load_table(state.code)
 

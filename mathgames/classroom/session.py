@@ -25,6 +25,7 @@ mathgames.core.errors.IllegalMoveError: Ann has already placed number 1 of the c
 from __future__ import annotations
 
 import contextlib
+import copy
 import csv
 import io
 import random
@@ -618,6 +619,18 @@ class TableState:
         if not winners:
             return _("a draw")
         return _("{names} won").format(names=", ".join(map(self.player_name, winners)))
+
+    def copy(self) -> TableState:
+        """An independent copy (to try an event on before it is appended: a move that the
+        store could not keep never shows on the page that played it).
+
+        >>> table = TableState("X", {"game": "star", "seats": 2})
+        >>> other = table.copy()
+        >>> other.apply({"type": "bot", "seat": 0})
+        >>> table.seats[0] is None, other.seats[0]["bot"]
+        (True, True)
+        """
+        return copy.deepcopy(self)
 
     def apply(self, event: Mapping[str, Any]) -> None:
         """Check ``event`` and apply it, or raise a typed error and change nothing."""

@@ -57,6 +57,22 @@ HAPROXY_CFG = ROOT / "deploy" / "haproxy.cfg"
 PATIENCE = 180.0
 
 
+def run_apart(body: Any) -> Any:
+    """Run the coroutine ``body`` to its end on an event loop of its own; its result.
+
+    Playwright's sync API (a browser test earlier in the same xdist worker) leaves its own
+    loop marked as running in this thread while it waits between calls, and ``asyncio.run``
+    refuses to start beside it. Nothing runs on that loop while this test runs, so the mark
+    is set aside for the run and put back after it.
+    """
+    held = asyncio.events._get_running_loop()
+    asyncio.events._set_running_loop(None)
+    try:
+        return asyncio.run(body)
+    finally:
+        asyncio.events._set_running_loop(held)
+
+
 def haproxy_path() -> str | None:
     """Debian's haproxy (``.ci/ensure-haproxy`` installs it), if installed."""
     return shutil.which("haproxy") or ("/usr/sbin/haproxy" if Path("/usr/sbin/haproxy").exists()
@@ -327,6 +343,17 @@ class Teacher:
         self.kept = self.page.value(trait="storage_value", storage_key=self.KEY)
         return self.code
 
+    async def press_call(self) -> float:
+        """Press "Call the next number" as a person would: once it is no longer greyed out
+        (after each call it rests a second, so that a double-click calls one number). The
+        moment it was pressed (``time.monotonic()``)."""
+        await self.page.until(
+            lambda: self.page.value("mg-call-button", trait="disabled") is False,
+            "the call button, ready again")
+        pressed = time.monotonic()
+        await self.page.click("mg-call-button")
+        return pressed
+
     def progress(self) -> tuple[int, int]:
         """(numbers called, students still thinking), as the teacher's page shows them."""
         text = self.page.value("mg-call-progress") or ""
@@ -460,7 +487,7 @@ class ClassGame:
         teacher = self.teacher
         assert teacher is not None
         k = len(self.cards)
-        await teacher.page.click("mg-call-button")
+        await teacher.press_call()
         await teacher.page.until(lambda: teacher.progress()[0] == k + 1, f"call {k + 1}")
         self.cards.append(teacher.called_now())
         await asyncio.gather(*(student.page.until(
@@ -472,8 +499,7 @@ class ClassGame:
         teacher = self.teacher
         assert teacher is not None
         k = len(self.cards)
-        pressed = time.monotonic()
-        await teacher.page.click("mg-call-button")
+        pressed = await teacher.press_call()
         await teacher.page.until(lambda: teacher.progress()[0] == k + 1, f"call {k + 1}")
         self.cards.append(teacher.called_now())
 

@@ -373,7 +373,8 @@ def test_two_students_play_chinese_checkers_with_a_bot(classroom_server: tuple[s
     for page, name in zip(players, ["Ann", "Benedikt"], strict=True):
         page.wait_for_selector(f'.mg-table-code:text-is("{new}")')
         page.wait_for_selector(f'.mg-table-info li:has-text("{name} (you)")')
-        assert page.locator(".mg-start-table").is_visible()
+        # the seat list and the buttons come in separate messages: wait for both
+        page.locator(".mg-start-table").wait_for(state="visible")
         assert page.mg_errors == []
 
 

@@ -19,7 +19,7 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from school import ClassGame, School, haproxy_path
+from school import ClassGame, School, haproxy_path, run_apart
 
 from tests.conftest import ARTIFACTS
 
@@ -37,18 +37,6 @@ def school() -> Iterator[School]:
         yield started
     finally:
         started.stop()
-
-
-def run(body: object) -> None:
-    """Run a coroutine; skipped (and said so) where an earlier test in this worker left an
-    event loop running in this thread (Playwright's sync API), where asyncio.run cannot run."""
-    try:
-        asyncio.get_running_loop()
-    except RuntimeError:
-        asyncio.run(body)  # type: ignore[arg-type]
-        return
-    body.close()  # type: ignore[attr-defined]
-    pytest.skip("an earlier test in this worker left an event loop running in this thread")
 
 
 async def spread_class(school: School) -> ClassGame:
@@ -85,7 +73,7 @@ def test_a_class_split_over_two_servers_plays_a_whole_game(school: School) -> No
         finally:
             await game.close()
 
-    run(body())
+    run_apart(body())
 
 
 def test_the_database_restarts_after_the_15th_number(school: School) -> None:
@@ -104,7 +92,7 @@ def test_the_database_restarts_after_the_15th_number(school: School) -> None:
             await late.page.until(lambda: "not answering: try again" in late.message(),
                                   "the student's 'try again'")
             assert late.status() == (15, 16)
-            await teacher.page.click("mg-call-button")  # refused too: nothing called
+            await teacher.press_call()  # refused too: nothing called
             await teacher.page.until(lambda: "not answering: try again" in teacher.message(),
                                      "the teacher's 'try again'")
             assert teacher.progress()[0] == 16
@@ -121,7 +109,7 @@ def test_the_database_restarts_after_the_15th_number(school: School) -> None:
                 school.pg.start()
             await game.close()
 
-    run(body())
+    run_apart(body())
 
 
 def test_a_server_killed_after_the_10th_number(school: School) -> None:
@@ -155,4 +143,4 @@ def test_a_server_killed_after_the_10th_number(school: School) -> None:
             if school.apps[int(dead[-1]) - 1].process.poll() is not None:
                 school.start_app(int(dead[-1]) - 1)
 
-    run(body())
+    run_apart(body())

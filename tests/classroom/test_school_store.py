@@ -172,3 +172,33 @@ def test_an_append_whose_answer_is_lost_is_stored_once(restarted: PostgresServer
         assert store.append(code, 2, {"type": "call", "card": 8}) == 3
     finally:
         store.close()
+
+
+def test_a_move_the_database_could_not_keep_never_shows(restarted: PostgresServer) -> None:
+    """The database stops after the table was read and before the move is appended: the
+    player is told "try again", their page's table is as it was (no move that nobody else
+    will ever see), and the same move is played once the database is back."""
+
+    class StopsAfterReading(Classroom):
+        def refresh(self, state):  # type: ignore[no-untyped-def]
+            state = super().refresh(state)
+            restarted.halt()  # the crash lands between the read and the append
+            return state
+
+    store = open_store(restarted.url)
+    try:
+        room = Classroom(store)
+        code = room.open_table("star", 2)
+        pid, token, seat = room.join_table(code, "Ann")
+        state = room.start_table(code, pid, token)
+        assert state.to_move == seat and state.ply == 0
+        move = str(state.game.legal_moves()[0])
+        with pytest.raises(StoreUnavailable, match="try again"):
+            StopsAfterReading(store).move(code, pid, token, move, state=state)
+        assert state.ply == 0 and state.moves == [] and state.to_move == seat
+        restarted.start()
+        assert room.load_table(code).ply == 0  # nothing was kept
+        state = room.move(code, pid, token, move, state=state)
+        assert state.moves == [move] and room.load_table(code).moves == [move]
+    finally:
+        store.close()
