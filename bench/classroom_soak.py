@@ -143,7 +143,8 @@ class TablePlayer:
         await page.until(lambda: page.find("mg-open-table"), "the table form")
         await page._send(page.widget(description="Game"), {
             "method": "update", "state": {"index": self.game_index}, "buffer_paths": []})
-        await page.type_text(page.widget(description="First name"), f"Player {self.index}")
+        await page.type_text(page.widget(description="First name"),  # letters only
+                             f"Player {chr(65 + self.index)}")
         await asyncio.sleep(0.5)
         await page.click("mg-open-table")
         found = await page.until(lambda: re.search(r'mg-table-code[^>]*>([^<]+)<',
