@@ -207,7 +207,7 @@ class TablePlayer:
     async def close(self) -> None:
         if self.page is not None:
             await self.page.close()
-        self.room.store.close()
+            self.page = None
 
 
 async def soak_run(args: argparse.Namespace, workdir: Path) -> None:
@@ -248,8 +248,14 @@ async def soak_run(args: argparse.Namespace, workdir: Path) -> None:
         store_path = workdir / "data" / "classroom.sqlite3"
         for i, (game, index) in enumerate(TABLES):
             player = TablePlayer(soak, i, game, index, store_path)
-            await player.open()
             tables.append(player)
+            try:
+                await player.open()
+            except Exception as error:  # the soak counts it and goes on without the table
+                soak.error(f"table {i} ({game}) did not open: {type(error).__name__}: "
+                           f"{str(error)[:150]}")
+                await player.close()
+        tables = [player for player in tables if player.code]
         playing = [asyncio.ensure_future(player.play(stop)) for player in tables]
         interval = max(1.5, (args.minutes * 60 - (time.monotonic() - start) - 90)
                        / (args.games * args.calls))
