@@ -757,24 +757,33 @@ class KernelReaper:
         """End the stalest kernel that no page uses, to make room for a visitor from
         ``for_address``; whether there was one.
 
-        First the oldest page that never connected of a flooding address (another
-        than the visitor's), then a kernel whose page left (the longest gone), then
+        First a page that the visitor's own address left (a device's new page takes the
+        place of its page before, so a device that opens pages and drops them does not
+        take others' places), then the oldest page that never connected of a flooding
+        address, then a kernel whose page left (the longest gone), then
         one whose page never connected, from the address with the most such pages,
-        the oldest first. A visitor never ends a page of its own address: a flood
-        does not renew its pages by ending its older ones (then they would never
-        grow old enough to tell it for a flood).
+        the oldest first. A visitor never ends a page of its own address that never
+        connected: a flood does not renew its pages by ending its older ones (then they
+        would never grow old enough to tell it for a flood).
         """
         manager = self._manager()
         if manager is None:
             return False
         now = time.monotonic()
-        flood = [(self.rendered_at[k], k)
-                 for k, address in self._note_floods(manager, now).items()
+        unconnected = self._note_floods(manager, now)
+        running = set(manager.list_kernel_ids())
+        own = [(self.alone_since.get(k, now), k)
+               for k in (self.was_connected & running) - self.ending
+               if manager._kernel_connections.get(k, 0) == 0
+               and self.address_of.get(k) == for_address]
+        if for_address and own:  # the device's own page that it left (a reload, say)
+            self._shut(manager, min(own)[1])
+            return True
+        flood = [(self.rendered_at[k], k) for k, address in unconnected.items()
                  if address in self.floods and address != for_address]
         if flood:
             self._shut(manager, min(flood)[1])
             return True
-        running = set(manager.list_kernel_ids())
         left = [(self.alone_since.get(k, now), k)
                 for k in (self.was_connected & running) - self.ending
                 if manager._kernel_connections.get(k, 0) == 0
@@ -783,7 +792,6 @@ class KernelReaper:
         if left:
             self._shut(manager, min(left)[1])
             return True
-        unconnected = self._unconnected(manager)
         counts: dict[str, int] = {}
         for address in unconnected.values():
             counts[address] = counts.get(address, 0) + 1
