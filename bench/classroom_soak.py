@@ -177,20 +177,17 @@ class TablePlayer:
             await asyncio.sleep(0.3)
             await self.page.board_message("classroom-table", {"type": "click",
                                                               "cell": move.end})
-        elif game.placeable_tiles():  # a tap on a tile of the rack, then on where it fits
-            tile = game.placeable_tiles()[0]
-            place = game.legal_placements(tile)[0]
+        elif game.legal_placements():  # a tap on a tile of the rack, then where it fits
+            place = game.legal_placements()[0]
             await self.page._send(self.page.widget("mg-triomino-rack"), {
-                "method": "custom", "content": {"type": "click", "cell": rack_id(tile)}})
+                "method": "custom", "content": {"type": "click", "cell": rack_id(place.tile)}})
             await asyncio.sleep(0.3)
             await self.page.board_message("classroom-table", {"type": "click",
                                                               "cell": cell_id(place.cell)})
-        else:  # D draws; P passes when nothing drawn fits either
+        elif game.can_draw():  # the keys D (draw) and P (pass), as the page offers them
             await self.key("d")
-            await asyncio.sleep(1.5)
-            state = self.room.load_table(self.code)
-            if state.to_move == 0 and not state.is_over and not state.game.placeable_tiles():
-                await self.key("p")
+        elif game.can_pass():
+            await self.key("p")
         self.moves += 1
 
     async def play(self, stop: asyncio.Event) -> None:
