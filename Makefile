@@ -4,7 +4,7 @@
 #               installs Chromium, PostgreSQL and HAProxy first when missing (as root),
 #               or says how
 # Both create .venv when it is missing and reinstall only when pyproject.toml changed.
-# For a class:  make app CLASSROOM=1 [PASSWORD=secret] [MAX_KERNELS=40]
+# For a class:  make app CLASSROOM=1 [PASSWORD=secret] [MAX_KERNELS=40] [TRUSTED_PROXY=10.0.0.2]
 # Developers:   make lab   JupyterLab on http://127.0.0.1:8888 with a token
 # Static site:  make site  the games in the browser (Pyodide) in site/, for any web host
 
@@ -16,6 +16,7 @@ LAB_PORT ?= 8888
 CLASSROOM ?=
 PASSWORD ?=
 MAX_KERNELS ?=
+TRUSTED_PROXY ?=
 PYTEST_ARGS ?=
 # pytest workers (pytest-xdist; each test file stays on one worker): 0 runs in one process
 TEST_JOBS ?= 2
@@ -38,7 +39,8 @@ $(VENV)/.installed-test: pyproject.toml | $(BIN)/python
 app: $(VENV)/.installed-app
 	$(if $(PASSWORD),@MATHGAMES_PASSWORD="$(PASSWORD)") $(BIN)/python -m mathgames.app.serve \
 		--port $(PORT) \
-		$(if $(CLASSROOM),--classroom) $(if $(MAX_KERNELS),--max-kernels $(MAX_KERNELS))
+		$(if $(CLASSROOM),--classroom) $(if $(MAX_KERNELS),--max-kernels $(MAX_KERNELS)) \
+		$(if $(TRUSTED_PROXY),--trusted-proxy $(TRUSTED_PROXY))
 
 lab: $(VENV)/.installed-app
 	$(BIN)/python -m mathgames.app.serve --lab --port $(LAB_PORT)

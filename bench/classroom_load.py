@@ -12,13 +12,16 @@ their page until the round ends. It prints, for each N:
 - p50 / p95 / max: seconds until a served page was usable;
 - CPU s per page: the server process and its kernels, by psutil (CPU time, not wall
   time: other work on the machine does not inflate it);
-- peak memory: the largest sum of RSS over the server and its kernels.
+- peak memory: the largest sum of RSS over the server and its kernels;
+- PSS per page: the proportional memory of the pages' kernels (what each really costs,
+  its pages shared with the warm template counted in part) over the kernels running,
+  measured once every student of the round is on their page; and the server's own PSS.
 
 ``--single K`` first opens K pages one after another on an idle server: the time a
 lone student waits (the browser's own drawing, about 0.3 s more, is measured by
 bench/voila_load.py). ``MATHGAMES_LOAD_LOGS=dir`` keeps the servers' logs.
 
-    .venv/bin/python bench/classroom_load.py                    # N = 30, 60, 100
+    .venv/bin/python bench/classroom_load.py                    # N = 30, 60, 100, 200
     .venv/bin/python bench/classroom_load.py --sizes 10 --single 10
 """
 
@@ -91,6 +94,22 @@ class Sampler:
                 continue
         self.peak_mib = max(self.peak_mib, rss / 2**20)
         self.peak_kernels = max(self.peak_kernels, kernels)
+
+    def pss_mib(self) -> tuple[float, float, int]:
+        """(the server's PSS, its kernels' PSS, how many kernels) in MiB, now."""
+        server = kernels = 0.0
+        count = 0
+        for proc in [self.server, *self.server.children(recursive=True)]:
+            try:
+                pss = proc.memory_full_info().pss / 2**20
+                if proc.pid == self.server.pid:
+                    server = pss
+                elif any("ipykernel" in part for part in proc.cmdline()):
+                    kernels += pss
+                    count += 1
+            except psutil.Error:
+                continue
+        return server, kernels, count
 
     def totals(self) -> dict[str, float]:
         found = {"server": 0.0, "kernels": 0.0}
@@ -170,6 +189,7 @@ async def classroom(server: AppServer, n: int, timeout: float) -> dict[str, obje
         for i in range(n)))
     wall = time.monotonic() - start
     sampler.sample()
+    server_pss, kernels_pss, counted = sampler.pss_mib()
     stop.set()
     await watching
     after = sampler.totals()
@@ -189,6 +209,7 @@ async def classroom(server: AppServer, n: int, timeout: float) -> dict[str, obje
         "server_cpu": (after["server"] - before["server"]) / pages,
         "kernel_cpu": (after["kernels"] - before["kernels"]) / pages,
         "peak_gib": sampler.peak_mib / 1024, "kernels": sampler.peak_kernels,
+        "server_pss": server_pss, "page_pss": kernels_pss / max(counted, 1),
     }
 
 
@@ -232,17 +253,18 @@ async def main_async(args: argparse.Namespace) -> None:
               f"max {max(lone):.2f} s")
     print(f"{'N':>4} {'served':>7} {'busy':>5} {'errors':>7} {'p50 s':>7} {'p95 s':>7}"
           f" {'max s':>7} {'server CPU s/page':>18} {'kernel CPU s/page':>18}"
-          f" {'peak GiB':>9} {'kernels':>8}")
+          f" {'peak GiB':>9} {'kernels':>8} {'PSS MiB/page':>13} {'server PSS MiB':>15}")
     for row in rows:
         print(f"{row['n']:>4} {row['served']:>7} {row['busy']:>5} {row['errors']:>7}"
               f" {row['p50']:>7.1f} {row['p95']:>7.1f} {row['max']:>7.1f}"
               f" {row['server_cpu']:>18.2f} {row['kernel_cpu']:>18.2f}"
-              f" {row['peak_gib']:>9.2f} {row['kernels']:>8}")
+              f" {row['peak_gib']:>9.2f} {row['kernels']:>8} {row['page_pss']:>13.1f}"
+              f" {row['server_pss']:>15.0f}")
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--sizes", type=int, nargs="+", default=[30, 60, 100])
+    parser.add_argument("--sizes", type=int, nargs="+", default=[30, 60, 100, 200])
     parser.add_argument("--single", type=int, default=20,
                         help="pages opened one by one on an idle server first (0: none)")
     parser.add_argument("--no-fork", action="store_true",

@@ -34,7 +34,7 @@ from typing import Any
 from urllib.parse import urlencode
 
 from tornado.httpclient import AsyncHTTPClient, HTTPClientError, HTTPRequest
-from tornado.websocket import WebSocketClientConnection, websocket_connect
+from tornado.websocket import WebSocketClientConnection, WebSocketClosedError, websocket_connect
 
 __all__ = ["V1_PROTOCOL", "PageVisit", "decode_v1", "encode_v1", "kernel_id_of", "message",
            "visit"]
@@ -107,6 +107,7 @@ class PageVisit:
     ws: WebSocketClientConnection | None = None
     session: str = field(default_factory=lambda: uuid.uuid4().hex)
     v1: bool = True  # the browser's websocket protocol (False: the older JSON one)
+    source: str | None = None  # the address the visit comes from (None: the system's choice)
 
     @property
     def busy(self) -> bool:
@@ -159,7 +160,8 @@ class PageVisit:
             request = HTTPRequest(
                 f"{self.base_url}/voila/api/shutdown/{self.kernel_id}", method="POST",
                 body=body, headers={"Cookie": self.cookie_header(),
-                                    "Content-Type": "application/x-www-form-urlencoded"})
+                                    "Content-Type": "application/x-www-form-urlencoded"},
+                network_interface=self.source)
             try:
                 status = (await AsyncHTTPClient().fetch(request, raise_error=False)).code
             except OSError:
@@ -180,18 +182,23 @@ def _keep_cookies(visit: PageVisit, headers: Any) -> None:
 
 async def visit(base_url: str, path: str, *, timeout: float = 300,
                 cookies: dict[str, str] | None = None, keep_open: bool = False,
-                v1: bool = True) -> PageVisit:
+                v1: bool = True, source: str | None = None,
+                headers: dict[str, str] | None = None) -> PageVisit:
     """Open a page like a browser and wait until its widgets' state arrives.
 
     With ``keep_open`` the kernel's websocket stays open (the student stays on the
-    page); close it with :meth:`PageVisit.close`.
+    page); close it with :meth:`PageVisit.close`. ``source`` is the address the
+    visit comes from (a loopback one such as ``127.0.0.2`` stands for another
+    device); ``headers`` are sent with the page's request (``X-Forwarded-For``, say).
     """
-    result = PageVisit(base_url, path, cookies=dict(cookies or {}), v1=v1)
+    result = PageVisit(base_url, path, cookies=dict(cookies or {}), v1=v1, source=source)
     start = time.monotonic()
     try:
         reply = await AsyncHTTPClient().fetch(HTTPRequest(
-            f"{base_url}/voila/render/{path}", headers={"Cookie": result.cookie_header()},
-            request_timeout=timeout, connect_timeout=timeout, follow_redirects=False),
+            f"{base_url}/voila/render/{path}",
+            headers={**(headers or {}), "Cookie": result.cookie_header()},
+            request_timeout=timeout, connect_timeout=timeout, follow_redirects=False,
+            network_interface=source),
             raise_error=False)
         result.status = reply.code
         result.html = reply.body.decode("utf-8", "replace") if reply.body else ""
@@ -206,8 +213,8 @@ async def visit(base_url: str, path: str, *, timeout: float = 300,
         ws_url = (base_url.replace("http", "ws", 1)
                   + f"/api/kernels/{result.kernel_id}/channels?session_id={result.session}")
         result.ws = await websocket_connect(HTTPRequest(
-            ws_url, headers={"Cookie": result.cookie_header()},
-            connect_timeout=timeout, request_timeout=timeout),
+            ws_url, headers={**(headers or {}), "Cookie": result.cookie_header()},
+            connect_timeout=timeout, request_timeout=timeout, network_interface=source),
             subprotocols=[V1_PROTOCOL] if v1 else None)
         if v1 and result.ws.selected_subprotocol != V1_PROTOCOL:
             result.v1 = False  # the server chose the older protocol
@@ -228,7 +235,7 @@ async def visit(base_url: str, path: str, *, timeout: float = 300,
             result.usable_seconds = time.monotonic() - start
             result.states = states["content"]["data"].get("states", {})
             result.widget_count = len(result.states)
-    except (HTTPClientError, OSError, asyncio.TimeoutError) as error:
+    except (HTTPClientError, OSError, asyncio.TimeoutError, WebSocketClosedError) as error:
         result.error = f"{type(error).__name__}: {error}"
     finally:
         if not keep_open and result.ws is not None:

@@ -12,8 +12,15 @@ the browser may not ask a kernel to execute code.
 - ``--password`` (or ``MATHGAMES_PASSWORD``) puts a class password page in front of
   every page.
 - ``--max-kernels`` caps the pages open at once (default: :func:`default_max_kernels`,
-  from the computer's memory); past it, visitors get a translated "busy" page.
-- The kernel of a closed, reloaded or left page ends within about 15 s.
+  from the computer's memory, see :mod:`mathgames.app.admission`); past it, or when a
+  page would make the computer swap, visitors get a translated "busy" page.
+- The kernel of a closed, reloaded or left page ends within about 15 s; that of a page
+  that never connected within 5 minutes, 20 s when the server is near its limit or
+  one address held more than 4 such pages for 5 s (a flood: it then gets no page
+  while the server is near its limit, and a full server ends its pages first).
+- ``--trusted-proxy ADDR`` (or ``MATHGAMES_TRUSTED_PROXY``): a reverse proxy in front
+  of the server, whose ``X-Forwarded-For`` then names each visitor's address (for the
+  password throttle and the per-address rules); without it that header is ignored.
 - ``--lab`` runs JupyterLab for developers instead, on loopback with a token.
 
 >>> cmd = server_command(Path("notebooks"), port=8866)
@@ -40,16 +47,20 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
+from mathgames.app.admission import GUARD_MIN_MIB, PAGE_MIB, RESERVE_MIB, memory_cap, total_memory
+
 __all__ = [
     "FORK_PROVISIONER",
     "KERNEL_BUDGET_MIB",
     "SERVER_SETTINGS",
+    "TRUSTED_PROXY_VARIABLE",
     "app_config",
     "default_max_kernels",
     "default_render_slots",
     "lab_command",
     "main",
     "server_command",
+    "trusted_proxies",
 ]
 
 #: Jupyter settings of the app (also in the repository's jupyter_config.json, which
@@ -85,25 +96,47 @@ SERVER_SETTINGS: dict[str, dict[str, object]] = {
 #: this package, see pyproject.toml).
 FORK_PROVISIONER = "mathgames-fork"
 
-#: Memory set aside per open page when the cap comes from the computer's memory: a game
-#: page's kernel uses about 60 MiB, a lesson with charts about twice that.
-KERNEL_BUDGET_MIB = 150
+#: Memory counted per open page by the memory rule (:data:`mathgames.app.admission.PAGE_MIB`).
+KERNEL_BUDGET_MIB = PAGE_MIB
+
+#: The environment variable that may name the trusted proxies (as ``--trusted-proxy``).
+TRUSTED_PROXY_VARIABLE = "MATHGAMES_TRUSTED_PROXY"
 
 
 def default_max_kernels(total_bytes: int | None = None) -> int:
-    """The default cap on open pages: half the computer's memory at 150 MiB a page.
+    """The default cap on open pages: the memory less 1 GiB, at 64 MiB a page
+    (:func:`mathgames.app.admission.memory_cap`).
 
-    >>> default_max_kernels(8 * 2**30), default_max_kernels(16 * 2**30)
-    (27, 54)
-    >>> default_max_kernels(2**30)
-    4
+    >>> default_max_kernels(4 * 2**30), default_max_kernels(8 * 2**30)
+    (48, 112)
+    >>> default_max_kernels(16 * 2**30)
+    240
     """
-    if total_bytes is None:
-        try:
-            total_bytes = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
-        except (ValueError, OSError, AttributeError):  # not a POSIX system
-            total_bytes = 4 * 2**30
-    return max(4, int(total_bytes / 2 // (KERNEL_BUDGET_MIB * 2**20)))
+    return memory_cap(total_bytes)
+
+
+def trusted_proxies(options: list[str] | None, environ: dict[str, str] | None = None,
+                    ) -> list[str]:
+    """The proxies named by ``--trusted-proxy`` (repeated, or comma-separated), else by
+    ``MATHGAMES_TRUSTED_PROXY``; each is checked to be an address or a network.
+
+    >>> trusted_proxies(["10.0.0.2,10.0.0.3", "fd00::1"])
+    ['10.0.0.2', '10.0.0.3', 'fd00::1']
+    >>> trusted_proxies(None, {"MATHGAMES_TRUSTED_PROXY": "127.0.0.1"})
+    ['127.0.0.1']
+    >>> trusted_proxies(["haproxy"])
+    Traceback (most recent call last):
+    ...
+    ValueError: --trusted-proxy: 'haproxy' is not an IP address or network
+    """
+    from mathgames.app.voila_server import trusted_networks
+
+    if options is None:
+        options = [(environ if environ is not None else os.environ).get(
+            TRUSTED_PROXY_VARIABLE, "")]
+    found = [part.strip() for option in options for part in option.split(",") if part.strip()]
+    trusted_networks(found)
+    return found
 
 
 def default_render_slots(cores: int | None = None) -> int:
@@ -242,7 +275,7 @@ def unreachable_warning(class_url: str) -> str | None:
 
 def app_config(root: Path, port: int, ip: str, max_kernels: int, class_url: str = "",
                hashed_password: str = "", fork_kernels: bool = True,
-               render_slots: int | None = None) -> Any:
+               render_slots: int | None = None, proxies: list[str] | None = None) -> Any:
     """The traitlets configuration of the app's Voila server."""
     from traitlets.config import Config
 
@@ -264,6 +297,7 @@ def app_config(root: Path, port: int, ip: str, max_kernels: int, class_url: str 
         config.Voila.connection_dir_root = sockets
         config.KernelManager.transport = "ipc"
     config.AppVoila.class_url = class_url
+    config.AppVoila.trusted_proxies = list(proxies or [])
     # Voila runs each page's notebook anew, so notebook signatures matter nowhere: the
     # notary keeps them in memory with a key of this run (no signature database, no
     # signing key written in the teacher's Jupyter folder at the first page)
@@ -296,10 +330,22 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--password", default=None,
                         help="a class password asked before every page "
                              "(or set MATHGAMES_PASSWORD)")
+    memory = total_memory()
+    here = f"{memory / 2**30:.1f} GiB" if memory else "unknown memory"
     parser.add_argument("--max-kernels", type=int, default=None,
-                        help="at most this many pages open at once (default: half the "
-                             f"memory at {KERNEL_BUDGET_MIB} MiB a page, here "
-                             f"{default_max_kernels()}; 0: no cap)")
+                        help="at most this many pages open at once (default: the memory "
+                             f"less {RESERVE_MIB} MiB, at {PAGE_MIB} MiB a page: 4 GiB "
+                             f"admits {memory_cap(4 * 2**30)}, 8 GiB {memory_cap(8 * 2**30)}, "
+                             f"16 GiB {memory_cap(16 * 2**30)}; this computer ({here}) "
+                             f"admits {default_max_kernels()}; 0: no cap). Whatever the cap, "
+                             "a page is refused while it would leave less than 1/32 of "
+                             f"the memory (at least {GUARD_MIN_MIB} MiB) free: no swapping")
+    parser.add_argument("--trusted-proxy", action="append", default=None, metavar="ADDR",
+                        help="a reverse proxy in front of the server (an address or "
+                             "network; repeat, or separate with commas; or set "
+                             f"{TRUSTED_PROXY_VARIABLE}): the visitor's address is then "
+                             "read from its X-Forwarded-For header, which is ignored from "
+                             "anyone else")
     parser.add_argument("--render-slots", type=int, default=None,
                         help="render at most this many pages at once, the others in order "
                              f"(default: two per core, here {default_render_slots()}; 0: no "
@@ -338,6 +384,10 @@ def main(argv: list[str] | None = None) -> int:
     password = args.password if args.password is not None else os.environ.get(
         "MATHGAMES_PASSWORD", "")
     max_kernels = default_max_kernels() if args.max_kernels is None else args.max_kernels
+    try:
+        proxies = trusted_proxies(args.trusted_proxy)
+    except ValueError as error:
+        parser.error(str(error))
     ip = args.ip or ("0.0.0.0" if args.classroom else "127.0.0.1")
     problem = port_problem(ip, port)
     if problem:
@@ -361,11 +411,15 @@ def main(argv: list[str] | None = None) -> int:
         warning = unreachable_warning(class_url)
         if warning:
             print(f"mathgames: {warning}", file=sys.stderr, flush=True)
-    print(f"mathgames: at most {max_kernels or 'unlimited'} pages open at once"
+    if proxies:
+        print(f"mathgames: visitors' addresses from X-Forwarded-For of {', '.join(proxies)}",
+              flush=True)
+    print(f"mathgames: at most {max_kernels or 'unlimited'} pages open at once, while the "
+          "memory holds them"
           + ("; a class password is required" if password else ""), flush=True)
     config = app_config(root, port, ip, max_kernels, class_url,
                         passwd(password) if password else "", not args.no_fork,
-                        args.render_slots)
+                        args.render_slots, proxies)
     # Ctrl+C stops the server even when it was started with SIGINT ignored (as a
     # shell's background job is): Voila stops on KeyboardInterrupt
     signal.signal(signal.SIGINT, signal.default_int_handler)

@@ -14,7 +14,16 @@ kernel) with these changes:
   /voila/api/shutdown/<kernel>``) must send back: without it the beacon is
   refused (voila-dashboards/voila#1458) and the kernel of a closed page lives on.
 - :class:`KernelReaper` ends the kernel of a page that disconnected and did not
-  come back (a killed browser sends no beacon).
+  come back (a killed browser sends no beacon), and the kernel of a page that never
+  connected (a ``curl``, a link preview, a page abandoned while it loaded): after
+  ``unconnected_grace`` (300 s), or ``crowded_grace`` (20 s) once the server is near its
+  cap or the device's address floods it (holds more than ``unconnected_per_address``
+  such pages for 5 s). A flooding address gets no page while the server is near its
+  limit, and otherwise one in place of its oldest; a full server ends a flood's page,
+  else the stalest page no one uses, before it turns a visitor away
+  (:meth:`KernelReaper.evict`). Prefetches and ``HEAD`` start no kernel.
+- The visitor's address is the connection's, or, from a proxy the teacher named
+  (``--trusted-proxy``), the one the proxy saw (:func:`client_address`).
 - With a class password, :class:`AppLoginHandler` is a small translated login page.
 
 Every user-facing text is translated; the language comes from ``?lang=``, then
@@ -33,6 +42,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import contextvars
+import ipaddress
 import json
 import logging
 import signal
@@ -48,21 +58,23 @@ from jupyter_server.base.handlers import JupyterHandler
 from jupyter_server.services.kernels.handlers import KernelHandler
 from jupyter_server.utils import url_path_join
 from tornado.ioloop import IOLoop, PeriodicCallback
-from traitlets import Bool, Float, Int, Unicode
+from traitlets import Bool, Float, Int, List, Unicode
 from voila.app import Voila
 from voila.exporter import VoilaExporter
+from voila.static_file_handler import TemplateStaticFileHandler
 from voila.tornado.contentshandler import VoilaContentsHandler
 from voila.tornado.handler import TornadoVoilaHandler
 from voila.tornado.kernel_websocket_handler import VoilaKernelWebsocketHandler
 from voila.tornado.treehandler import TornadoVoilaTreeHandler
 
 from mathgames.app.address import address_html
+from mathgames.app.admission import Admission
 from mathgames.app.kernel_forks import KernelTemplate
 from mathgames.core.i18n import LANGUAGES, language_from_query, set_language, translator
 from mathgames.core.svg import esc
 
 __all__ = ["AppLoginHandler", "AppPageHandler", "AppVoila", "KernelReaper", "LoginThrottle",
-           "busy_html", "language_for", "login_html"]
+           "busy_html", "client_address", "is_prefetch", "language_for", "login_html"]
 
 _ = translator("app")
 
@@ -146,13 +158,22 @@ class _Render:
     def __init__(self) -> None:
         self.kernels: list[str] = []
         self.pending = True
+        self.rendering = True
         AppPageHandler.pending += 1
+        AppPageHandler.rendering += 1
 
     def release(self) -> None:
         """Its kernel is in the kernel manager's list now (or it will have none)."""
         if self.pending:
             self.pending = False
             AppPageHandler.pending -= 1
+
+    def done(self) -> None:
+        """Its page was sent (or its request ended): its kernel has grown to its size."""
+        self.release()
+        if self.rendering:
+            self.rendering = False
+            AppPageHandler.rendering -= 1
 
 
 #: The page being rendered by the current request (set by the page handler).
@@ -170,6 +191,77 @@ def language_for(query: str | None, accept_language: str | None) -> str:
         if code in LANGUAGES:
             return code
     return "en"
+
+
+Networks = tuple[ipaddress.IPv4Network | ipaddress.IPv6Network, ...]
+
+
+def trusted_networks(addresses: list[str] | tuple[str, ...]) -> Networks:
+    """The proxies named by ``--trusted-proxy`` (addresses or networks), checked.
+
+    >>> [str(n) for n in trusted_networks(["10.0.0.5", "192.168.1.0/24"])]
+    ['10.0.0.5/32', '192.168.1.0/24']
+    >>> trusted_networks(["proxy.school"])
+    Traceback (most recent call last):
+    ...
+    ValueError: --trusted-proxy: 'proxy.school' is not an IP address or network
+    """
+    networks = []
+    for address in addresses:
+        try:
+            networks.append(ipaddress.ip_network(address.strip(), strict=False))
+        except ValueError:
+            raise ValueError(f"--trusted-proxy: {address!r} is not an IP address or "
+                             "network") from None
+    return tuple(networks)
+
+
+def _within(address: str, networks: Networks) -> bool:
+    try:
+        ip = ipaddress.ip_address(address.strip())
+    except ValueError:
+        return False
+    return any(ip in network for network in networks)
+
+
+def client_address(peer: str, forwarded_for: str | None, trusted: Networks) -> str:
+    """The visitor's address: the connection's own (``peer``), unless it comes from a
+    trusted proxy; then the last address of ``X-Forwarded-For`` that is not a trusted
+    proxy (what the proxy saw; anything a client wrote before it is not believed).
+
+    >>> proxy = trusted_networks(["127.0.0.1"])
+    >>> client_address("127.0.0.1", "6.6.6.6, 10.1.2.3", proxy)
+    '10.1.2.3'
+    >>> client_address("10.9.9.9", "10.1.2.3", proxy)  # not from the proxy: header ignored
+    '10.9.9.9'
+    >>> client_address("127.0.0.1", "10.1.2.3", ())  # no proxy named: header ignored
+    '127.0.0.1'
+    >>> client_address("127.0.0.1", "not an address", proxy)
+    '127.0.0.1'
+    """
+    if not trusted or not forwarded_for or not _within(peer, trusted):
+        return peer
+    for hop in reversed(forwarded_for.split(",")[-32:]):
+        hop = hop.strip()
+        try:
+            ipaddress.ip_address(hop)
+        except ValueError:
+            return peer
+        if not _within(hop, trusted):
+            return hop
+    return peer
+
+
+def is_prefetch(headers: Any) -> bool:
+    """Whether a request is a browser's prefetch or prerender (no one is looking yet).
+
+    >>> is_prefetch({"Sec-Purpose": "prefetch;prerender"}), is_prefetch({"Purpose": "prefetch"})
+    (True, True)
+    >>> is_prefetch({"Accept": "text/html"})
+    False
+    """
+    return any("prefetch" in (headers.get(name) or "").lower()
+               for name in ("Sec-Purpose", "Purpose", "X-Purpose", "X-Moz"))
 
 
 @contextlib.contextmanager
@@ -271,23 +363,56 @@ class AppPageHandler(TornadoVoilaHandler):
 
     #: Pages admitted whose kernel has not started yet (counted against the cap).
     pending = 0
+    #: Pages being rendered (their kernels still growing: counted against the memory).
+    rendering = 0
+
+    def client(self) -> str:
+        """The visitor's address (see :func:`client_address`)."""
+        return client_address(self.request.remote_ip or "",
+                              self.request.headers.get("X-Forwarded-For"),
+                              self.settings.get("mathgames_trusted_proxies", ()))
+
+    def _busy(self, status: int = 503) -> None:
+        language = language_for(self.request.query, self.request.headers.get(
+            "Accept-Language"))
+        self.set_status(status)
+        self.set_header("Retry-After", "60")
+        self.set_header("Cache-Control", "no-store")
+        self.finish(busy_html(language, self.request.uri))
 
     @tornado.web.authenticated
     async def get(self, path: str | None = None) -> None:
         # The page's close beacon sends this cookie back; without it the server refuses
         # the shutdown request with "'_xsrf' argument missing" (voila#1458).
         _ = self.xsrf_token
-        cap = self.settings.get("mathgames_max_kernels", 0)
-        running = len(self.kernel_manager.list_kernel_ids())
-        if cap and running + AppPageHandler.pending >= cap:
-            self.log.warning("mathgames: %d kernels running, %d starting: busy page for %s",
-                             running, AppPageHandler.pending, path)
-            language = language_for(self.request.query, self.request.headers.get(
-                "Accept-Language"))
-            self.set_status(503)
-            self.set_header("Retry-After", "60")
-            self.set_header("Cache-Control", "no-store")
-            self.finish(busy_html(language, self.request.uri))
+        if is_prefetch(self.request.headers):  # no one looks at it yet: no kernel for it
+            self._busy()
+            return
+        admission: Admission = self.settings.get("mathgames_admission") or Admission(0)
+        reaper: KernelReaper | None = self.settings.get("mathgames_reaper")
+        address = self.client()
+
+        def open_pages() -> int:
+            running = len(self.kernel_manager.list_kernel_ids())
+            ending = len(reaper.ending) if reaper is not None else 0
+            return max(0, running - ending) + AppPageHandler.pending
+
+        if reaper is not None and reaper.flooding(address):
+            # an address whose pages never connect: nothing more while the server is near
+            # its limit, else a page in place of its oldest
+            if reaper.crowded():
+                self.log.warning("mathgames: %s floods the server: busy page for %s",
+                                 address, path)
+                self._busy()
+                return
+            reaper.make_way(address)
+        if not admission.admits(open_pages(), AppPageHandler.rendering) and (
+                reaper is None or not reaper.evict(address)
+                or not admission.admits(open_pages(), AppPageHandler.rendering)):
+            self.log.warning("mathgames: %d pages open (%d starting), no room (%s): busy page "
+                             "for %s", open_pages(), AppPageHandler.pending,
+                             admission.why_not(open_pages()), path)
+            self._busy()
             return
         render = _Render()  # counted under the cap until its kernel is in the list
         _RENDER.set(render)
@@ -299,11 +424,10 @@ class AppPageHandler(TornadoVoilaHandler):
         finally:
             if slot is not None:
                 slot.release()
-            render.release()
-            reaper = self.settings.get("mathgames_reaper")
+            render.done()
             for kernel_id in render.kernels:  # from now on the page should connect to it
                 if reaper is not None:
-                    reaper.rendered(kernel_id)
+                    reaper.rendered(kernel_id, address)
 
 
 _V1_PROTOCOL = "v1.kernel.websocket.jupyter.org"
@@ -450,7 +574,9 @@ class AppLoginHandler(LoginFormHandler):
 
     @allow_unauthenticated  # as the form it replaces: a visitor signs in here
     def post(self) -> None:
-        address = self.request.remote_ip or ""
+        address = client_address(self.request.remote_ip or "",
+                                 self.request.headers.get("X-Forwarded-For"),
+                                 self.settings.get("mathgames_trusted_proxies", ()))
         wait = self.throttle.wait(address, time.monotonic())
         if wait > 0:
             self.set_status(429)
@@ -464,42 +590,145 @@ class AppLoginHandler(LoginFormHandler):
             self.throttle.forget(address)
 
 
-class KernelReaper:
-    """Ends kernels whose page went away.
+class AppLogoutHandler(JupyterHandler):
+    """``/logout`` signs the visitor out (forgets the class password) and leads to ``/``."""
 
-    A kernel that had a page connected and has had none for ``disconnected_grace``
-    seconds (the page was closed, reloaded, left, or its browser died) is shut down;
-    so is a kernel whose page was sent (or whose request ended) ``unconnected_grace``
-    seconds ago without ever connecting (a page abandoned while it loaded). A kernel
-    whose page is still being rendered is left alone, however slow the server. Call
-    :meth:`tick` every few seconds.
+    @allow_unauthenticated
+    def get(self) -> None:
+        self.identity_provider.clear_login_cookie(self)
+        self.redirect(url_path_join(self.base_url, "/"))
+
+
+class AppTemplateFileHandler(TemplateStaticFileHandler):
+    """Voila's template files (``/voila/templates/<template>/static/<file>``); any other
+    address there is "not found" (Voila's own handler failed with an error 500)."""
+
+    async def get(self, path: str, include_body: bool = True) -> None:
+        parts = path.split("/", 2)
+        if len(parts) < 3 or parts[1] != "static" or not parts[0] or not parts[2]:
+            raise tornado.web.HTTPError(404)
+        await super().get(path, include_body)
+
+
+class KernelReaper:
+    """Ends kernels whose page went away, or never came.
+
+    - A kernel that had a page connected and has had none for ``disconnected_grace``
+      seconds (the page was closed, reloaded, left, or its browser died) is shut down.
+    - A kernel whose page was sent (or whose request ended) without its page ever
+      connecting (a ``curl``, a link preview, a page abandoned while it loaded) is shut
+      down ``unconnected_grace`` seconds after; only ``crowded_grace`` seconds after when
+      the server is near its limit (``crowded()``), or when the visitor's address floods
+      the server (:meth:`flooding`: it held more than ``per_address`` such pages for
+      :attr:`EVICT_AFTER` seconds, and still holds one). A school behind one address
+      (a NAT) is not taken for a flood: its students' pages connect within seconds of
+      arriving, and only pages that never connect count.
+    - :meth:`evict` ends at once a flood's oldest page, else the stalest page-less
+      kernel, for a full server to admit a new visitor rather than turn them away;
+      :meth:`make_way` ends a flooding address's oldest page before it gets another.
+
+    A kernel whose page is still being rendered is left alone, however slow the server.
+    Call :meth:`tick` every few seconds.
     """
 
-    def __init__(self, app: Voila, disconnected_grace: float, unconnected_grace: float) -> None:
+    #: A page that never connected is evicted only once its HTML is this old (s): a
+    #: browser connects within a second or two of receiving it.
+    EVICT_AFTER = 5.0
+    #: An address stays a flood this long (s) after its last page that never connected
+    #: ended (else a flood whose pages were all ended would start anew at once).
+    FLOOD_MEMORY = 60.0
+
+    def __init__(self, app: Voila, disconnected_grace: float, unconnected_grace: float,
+                 crowded_grace: float | None = None, per_address: int = 4,
+                 crowded: Any = None) -> None:
         self.app = app
         self.disconnected_grace = disconnected_grace
         self.unconnected_grace = unconnected_grace
+        self.crowded_grace = unconnected_grace if crowded_grace is None else crowded_grace
+        self.per_address = per_address
+        self.crowded = crowded or (lambda: False)
         self.was_connected: set[str] = set()
         self.alone_since: dict[str, float] = {}
         self.ending: set[str] = set()
         self.rendered_at: dict[str, float] = {}
+        self.address_of: dict[str, str] = {}
+        #: Addresses flooding the server with pages that never connect, and when they last
+        #: held such a page.
+        self.floods: dict[str, float] = {}
         self.tasks: set[asyncio.Future[None]] = set()
 
-    def rendered(self, kernel_id: str) -> None:
-        """The page of this kernel was sent (or its request ended)."""
+    def rendered(self, kernel_id: str, address: str = "") -> None:
+        """The page of this kernel was sent (or its request ended), to ``address``."""
         self.rendered_at.setdefault(kernel_id, time.monotonic())
+        self.address_of.setdefault(kernel_id, address)
 
     def connected(self, kernel_id: str) -> None:
         """A page connected to this kernel (told by its websocket handler)."""
         self.was_connected.add(kernel_id)
         self.alone_since.pop(kernel_id, None)
 
+    def _manager(self) -> Any:
+        return getattr(self.app, "kernel_manager", None)
+
+    def _unconnected(self, manager: Any) -> dict[str, str]:
+        """Kernels whose page was sent and never connected, and their visitors' addresses."""
+        running = set(manager.list_kernel_ids())
+        return {kernel_id: self.address_of.get(kernel_id, "")
+                for kernel_id in (set(self.rendered_at) & running) - self.was_connected
+                - self.ending if manager._kernel_connections.get(kernel_id, 0) == 0}
+
+    def _note_floods(self, manager: Any, now: float) -> dict[str, str]:
+        """Update :attr:`floods`; the kernels whose page never connected, and their addresses.
+
+        An address floods once it holds more than ``per_address`` pages sent at least
+        :attr:`EVICT_AFTER` seconds ago that never connected (a browser connects within
+        seconds), and until :attr:`FLOOD_MEMORY` seconds after none of its pages is left
+        unconnected.
+        """
+        unconnected = self._unconnected(manager)
+        stale: dict[str, int] = {}
+        for kernel_id, address in unconnected.items():
+            if now - self.rendered_at[kernel_id] >= self.EVICT_AFTER:
+                stale[address] = stale.get(address, 0) + 1
+        found = {address for address, count in stale.items() if count > self.per_address}
+        for address in sorted(found - set(self.floods)):
+            self.app.log.warning("mathgames: %s floods the server with pages that never "
+                                 "connect: they end %g s after they were sent", address,
+                                 self.crowded_grace)
+        for address in found | (set(unconnected.values()) & set(self.floods)):
+            self.floods[address] = now  # a flood while it holds such pages, and a minute more
+        for address, last in list(self.floods.items()):
+            if now - last > self.FLOOD_MEMORY:
+                del self.floods[address]
+        return unconnected
+
+    def flooding(self, address: str) -> bool:
+        """Whether ``address`` floods the server now (see :meth:`_note_floods`)."""
+        manager = self._manager()
+        if manager is None:
+            return False
+        self._note_floods(manager, time.monotonic())
+        return address in self.floods
+
+    def make_way(self, address: str) -> None:
+        """Before a flooding address gets another page: end its oldest page that never
+        connected, so that a flood holds no more kernels than it had."""
+        manager = self._manager()
+        if manager is None:
+            return
+        own = [(self.rendered_at[k], k) for k, where in self._unconnected(manager).items()
+               if where == address]
+        if own:
+            self._shut(manager, min(own)[1])
+
     def tick(self) -> None:
-        manager = getattr(self.app, "kernel_manager", None)
+        manager = self._manager()
         if manager is None:
             return
         now = time.monotonic()
         ids = set(manager.list_kernel_ids())
+        unconnected = self._note_floods(manager, now)
+        crowded = self.crowded()
         for kernel_id in ids - self.ending:
             if manager._kernel_connections.get(kernel_id, 0) > 0:
                 self.was_connected.add(kernel_id)
@@ -509,29 +738,119 @@ class KernelReaper:
             if kernel_id in self.was_connected:
                 due = now - since >= self.disconnected_grace
             elif kernel_id in self.rendered_at:  # its page was sent, and never connected
-                due = now - self.rendered_at[kernel_id] >= self.unconnected_grace
+                flooding = unconnected.get(kernel_id) in self.floods
+                grace = self.crowded_grace if crowded or flooding else self.unconnected_grace
+                due = now - self.rendered_at[kernel_id] >= grace
             else:
                 continue  # its page is still being rendered: Voila's own timeouts bound that
             if due:
-                self.ending.add(kernel_id)
-                self.app.log.info("mathgames: ending kernel %s, its page has gone", kernel_id)
-                task = asyncio.ensure_future(self._end(manager, kernel_id))
-                self.tasks.add(task)
-                task.add_done_callback(self.tasks.discard)
+                self._shut(manager, kernel_id)
         for gone in set(self.alone_since) - ids:
             del self.alone_since[gone]
         for gone in set(self.rendered_at) - ids:
             del self.rendered_at[gone]
+            self.address_of.pop(gone, None)
         self.was_connected &= ids
         self.ending &= ids
+
+    def evict(self, for_address: str = "") -> bool:
+        """End the stalest kernel that no page uses, to make room for a visitor from
+        ``for_address``; whether there was one.
+
+        First a page that the visitor's own address left (a device's new page takes the
+        place of its page before, so a device that opens pages and drops them does not
+        take others' places), then the oldest page that never connected of a flooding
+        address, then a kernel whose page left (the longest gone), then
+        one whose page never connected, from the address with the most such pages,
+        the oldest first. A visitor never ends a page of its own address that never
+        connected: a flood does not renew its pages by ending its older ones (then they
+        would never grow old enough to tell it for a flood).
+        """
+        manager = self._manager()
+        if manager is None:
+            return False
+        now = time.monotonic()
+        unconnected = self._note_floods(manager, now)
+        running = set(manager.list_kernel_ids())
+        own = [(self.alone_since.get(k, now), k)
+               for k in (self.was_connected & running) - self.ending
+               if manager._kernel_connections.get(k, 0) == 0
+               and self.address_of.get(k) == for_address]
+        if for_address and own:  # the device's own page that it left (a reload, say)
+            self._shut(manager, min(own)[1])
+            return True
+        flood = [(self.rendered_at[k], k) for k, address in unconnected.items()
+                 if address in self.floods and address != for_address]
+        if flood:
+            self._shut(manager, min(flood)[1])
+            return True
+        left = [(self.alone_since.get(k, now), k)
+                for k in (self.was_connected & running) - self.ending
+                if manager._kernel_connections.get(k, 0) == 0
+                and now - self.alone_since.get(k, now) >= self.EVICT_AFTER
+                and self.address_of.get(k) != for_address]
+        if left:
+            self._shut(manager, min(left)[1])
+            return True
+        counts: dict[str, int] = {}
+        for address in unconnected.values():
+            counts[address] = counts.get(address, 0) + 1
+        stale = [(-counts[address], self.rendered_at[k], k) for k, address in unconnected.items()
+                 if now - self.rendered_at[k] >= self.EVICT_AFTER and address != for_address]
+        if not stale:
+            return False
+        self._shut(manager, min(stale)[2])
+        return True
+
+    def _shut(self, manager: Any, kernel_id: str) -> None:
+        self.ending.add(kernel_id)
+        self.app.log.info("mathgames: ending kernel %s, its page has gone", kernel_id)
+        task = asyncio.ensure_future(self._end(manager, kernel_id))
+        self.tasks.add(task)
+        task.add_done_callback(self.tasks.discard)
 
     async def _end(self, manager: Any, kernel_id: str) -> None:
         try:
             await manager.shutdown_kernel(kernel_id)
-        except KeyError:  # already ended by its page's beacon
+        except (KeyError, tornado.web.HTTPError):  # already ended (by its page's beacon)
             pass
         finally:
             self.ending.discard(kernel_id)
+
+
+#: ZeroMQ sockets counted for each open page: its kernel's five channels for the page's
+#: websocket, and again for the server's own requests, with room to spare.
+SOCKETS_PER_PAGE = 16
+
+
+def allow_sockets(context: Any, pages: int) -> int:
+    """Let the server's ZeroMQ ``context`` (and its open files) hold ``pages`` pages
+    (0: a thousand); the sockets it then allows. ZeroMQ allows 1,023 sockets by default,
+    and a page's kernel connections use five or more: without this, a server with about
+    200 pages open failed with "Too many open files". Call before the first socket.
+
+    >>> import zmq
+    >>> context = zmq.Context()
+    >>> allow_sockets(context, 200) >= 200 * SOCKETS_PER_PAGE
+    True
+    >>> context.term()
+    """
+    import zmq
+
+    want = SOCKETS_PER_PAGE * (pages or 1000) + 256
+    try:
+        import resource
+
+        soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+        files = 4 * want  # a ZeroMQ socket over ipc uses a few descriptors
+        if soft != resource.RLIM_INFINITY and soft < files:
+            raised = files if hard == resource.RLIM_INFINITY else min(hard, files)
+            resource.setrlimit(resource.RLIMIT_NOFILE, (max(soft, raised), hard))
+    except (ImportError, ValueError, OSError):  # not POSIX, or not allowed: as it was
+        pass
+    if context.get(zmq.MAX_SOCKETS) < want:
+        context.set(zmq.MAX_SOCKETS, want)
+    return int(context.get(zmq.MAX_SOCKETS))
 
 
 def _quiet_trust(record: logging.LogRecord) -> bool:
@@ -554,10 +873,21 @@ class AppVoila(Voila):
     disconnected_grace = Float(10.0, config=True,
                                help="End a kernel this many seconds after its page left.")
     # as long as a page's websocket waits for its kernel (serve.py, kernel_info_timeout): with
-    # 30 pages loading on a busy 2-core machine, a page may take over a minute to connect
+    # 30 pages loading on a busy 2-core machine, a page may take over a minute to connect;
+    # a flood or a full server gets crowded_grace instead
     unconnected_grace = Float(300.0, config=True,
                               help="End a kernel whose page was sent but never connected "
                                    "after this long.")
+    crowded_grace = Float(20.0, config=True,
+                          help="... only this long when the server is near its limit, or when "
+                               "the visitor's address holds more than unconnected_per_address "
+                               "such pages.")
+    unconnected_per_address = Int(4, config=True,
+                                  help="Pages that never connected one address may hold before "
+                                       "they get the short grace.")
+    trusted_proxies = List(Unicode(), config=True,
+                           help="Proxies (addresses or networks) whose X-Forwarded-For names "
+                                "the visitor's address.")
     reap_interval = Float(2.0, config=True, help="Look for kernels to end this often (s).")
     class_url = Unicode("", config=True, help="The address students type (classroom mode).")
     render_slots = Int(0, config=True,
@@ -589,7 +919,10 @@ class AppVoila(Voila):
             return kernel_id
 
         self.kernel_manager.start_kernel = start_and_note
+        allow_sockets(self.kernel_manager.context, self.max_kernels)
         settings["mathgames_max_kernels"] = self.max_kernels
+        settings["mathgames_admission"] = self.admission = Admission(self.max_kernels)
+        settings["mathgames_trusted_proxies"] = trusted_networks(self.trusted_proxies)
         settings["mathgames_render_slots"] = (asyncio.Semaphore(self.render_slots)
                                               if self.render_slots > 0 else None)
         settings["mathgames_reaper"] = self.reaper
@@ -600,6 +933,7 @@ class AppVoila(Voila):
             TornadoVoilaHandler: AppPageHandler,
             KernelHandler: AppKernelHandler,
             VoilaKernelWebsocketHandler: AppKernelWebsocketHandler,
+            TemplateStaticFileHandler: AppTemplateFileHandler,
         }
         handlers: list[Any] = [(url_path_join(self.server_url, "/?"), LandingRedirectHandler)]
         for pattern, handler, *rest in super().init_handlers():
@@ -607,12 +941,27 @@ class AppVoila(Voila):
                 continue  # no file tree, no contents listing
             if issubclass(handler, LoginFormHandler):
                 handler = AppLoginHandler
+            elif pattern.rstrip("$").endswith("/logout"):
+                handler = AppLogoutHandler
             handlers.append((pattern, replaced.get(handler, handler), *rest))
         return handlers
 
+    def _crowded(self) -> bool:
+        """Whether the server is near its limit: 3/4 of its cap, or memory for 8 pages."""
+        manager = getattr(self, "kernel_manager", None)
+        admission = getattr(self, "admission", None)
+        if manager is None or admission is None:
+            return False
+        running = len(manager.list_kernel_ids())
+        if admission.cap and running >= 0.75 * admission.cap:
+            return True
+        return not admission.admits(0, starting=8)
+
     def start(self) -> None:
         self.log.addFilter(_quiet_trust)
-        self.reaper = KernelReaper(self, self.disconnected_grace, self.unconnected_grace)
+        self.reaper = KernelReaper(self, self.disconnected_grace, self.unconnected_grace,
+                                   self.crowded_grace, self.unconnected_per_address,
+                                   crowded=self._crowded)
         self._reaping = PeriodicCallback(self.reaper.tick, self.reap_interval * 1000)
         self._reaping.start()
         if self.class_url:

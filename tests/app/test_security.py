@@ -267,3 +267,17 @@ def test_guessing_the_class_password_is_slowed_down(class_server: Server) -> Non
     assert status == 429 and int(headers["retry-after"]) > 0
     assert "počkejte minutu" in body  # in the visitor's language
     assert not any(name.startswith("username") for name in cookies_of(headers, {}))  # no login
+
+
+def test_logout_and_the_template_folder_are_no_errors(app_server: Server) -> None:
+    status, headers, _ = request(app_server, "GET", "/logout")
+    assert status == 302 and headers["location"] == "/"  # signed out, back to the landing page
+    for path in ("/voila/templates/", "/voila/templates/lab", "/voila/templates/lab/static/"):
+        assert request(app_server, "GET", path)[0] == 404, path
+
+
+def test_a_prefetch_starts_no_kernel(app_server: Server) -> None:
+    status, headers, _ = request(app_server, "GET", "/voila/render/halma.ipynb",
+                                 headers={"Sec-Purpose": "prefetch"})
+    assert status == 503 and headers["cache-control"] == "no-store"
+    assert kernels(app_server) == 0

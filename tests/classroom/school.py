@@ -4,8 +4,9 @@ driven at the protocol level through the proxy.
 
 - :class:`School`: a throwaway PostgreSQL (``pgserver.py``), N app servers (the
   ``make app`` command, as ``tests/conftest.py`` starts one) with ``MATHGAMES_STORE``
-  pointing at it, and Debian's ``haproxy`` started with the repository's configuration,
-  whose addresses come from the environment. Any part may be killed and started again.
+  pointing at it and the proxy trusted (``MATHGAMES_TRUSTED_PROXY=127.0.0.1``), and
+  Debian's ``haproxy`` started with the repository's configuration, whose addresses come
+  from the environment. Any part may be killed and started again.
 - :class:`LivePage`: one browser tab without the browser: the page fetched through the
   proxy (its cookies kept, the sticky ``SERVERID`` among them), its kernel's websocket
   open, every widget's state kept current from the kernel's messages, and the actions a
@@ -113,8 +114,10 @@ class School:
 
     def start_app(self, index: int) -> None:
         """Start app server ``index`` (again) on its port, over the shared store."""
+        # as a school runs them: the proxy's X-Forwarded-For names each student's address
         server = Server(self.served, self.logs / f"school-app{index + 1}.log",
-                        port=self.ports[index], env={"MATHGAMES_STORE": self.pg.url})
+                        port=self.ports[index], env={"MATHGAMES_STORE": self.pg.url,
+                                                     "MATHGAMES_TRUSTED_PROXY": "127.0.0.1"})
         self.apps[index] = server
         server.wait_ready()
 

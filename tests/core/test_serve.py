@@ -46,10 +46,31 @@ def test_make_app_serves_on_loopback_unless_asked_for_a_class(tmp_path: Path) ->
 
 
 def test_the_default_cap_follows_the_memory() -> None:
+    # the targets: a 4 GiB laptop admits 30 game pages, an 8 GiB one 60
+    assert default_max_kernels(4 * 2**30) >= 30 and default_max_kernels(8 * 2**30) >= 60
     assert default_max_kernels(4 * 2**30) < default_max_kernels(16 * 2**30)
-    assert default_max_kernels(16 * 2**30) * KERNEL_BUDGET_MIB * 2**20 <= 8 * 2**30
-    assert default_max_kernels(256 * 2**20) >= 4  # a small machine still serves a group
-    assert default_max_kernels() >= 4
+    for gib in (4, 8, 16):  # the pages counted at their budget leave 1 GiB to the system
+        assert default_max_kernels(gib * 2**30) * KERNEL_BUDGET_MIB <= (gib - 1) * 1024
+    assert KERNEL_BUDGET_MIB >= 2 * 27  # twice a game page's measured PSS (27 MiB)
+    assert default_max_kernels(256 * 2**20) >= 2  # a small machine still serves a pair
+    assert default_max_kernels() >= 2
+
+
+def test_the_help_tells_the_figure_of_this_computer() -> None:
+    shown = subprocess.run([sys.executable, "-m", "mathgames.app.serve", "--help"],
+                           capture_output=True, text=True, check=True, cwd=ROOT).stdout
+    assert f"admits {default_max_kernels()};" in " ".join(shown.split())
+    assert "--trusted-proxy" in shown
+
+
+def test_a_misspelt_trusted_proxy_is_refused_before_serving() -> None:
+    done = subprocess.run([sys.executable, "-m", "mathgames.app.serve", "--trusted-proxy",
+                           "10.0.0.2,haproxy", "--port", "1"],
+                          capture_output=True, text=True, cwd=ROOT, timeout=120)
+    assert done.returncode == 2
+    assert "'haproxy' is not an IP address or network" in done.stderr
+    config = app_config(ROOT / "notebooks", 8866, "127.0.0.1", 5, proxies=["10.0.0.2"])
+    assert config.AppVoila.trusted_proxies == ["10.0.0.2"]
 
 
 def run_ensure(tmp_path: Path, tool: str, uid: int, apt: bool,

@@ -1,0 +1,143 @@
+"""How many pages the app's server admits: from the computer's memory, as measured.
+
+A page of the app costs its kernel. Measured with 80 game pages open at once
+(``bench/classroom_load.py``), a game page's kernel, forked from the warm template,
+costs 27 MiB of proportional memory (PSS), the server about 150 MiB and the
+template 25 MiB; a lesson page with its charts costs about twice a game page.
+The server admits pages by two rules:
+
+- **a cap** on the pages open at once, from the computer's memory: what is left
+  after :data:`RESERVE_MIB` for the system, the server and the teacher's own
+  browser, at :data:`PAGE_MIB` a page (more than twice a game page's measured cost,
+  so that a class of lessons fits too). ``--max-kernels`` (``MAX_KERNELS``) replaces it;
+- **no swapping**: a new page is refused (the "busy" page) while the memory the
+  system can still give (``MemAvailable``), less :data:`PAGE_MIB` for every page
+  still starting, would fall below a guard (1/32 of the memory, at least 256 MiB).
+  This rule holds whatever the cap, so a computer busy with other work never
+  swaps because of the class.
+
+>>> [memory_cap(gib * 2**30) for gib in (2, 4, 8, 16)]
+[16, 48, 112, 240]
+>>> rule = Admission(cap=3, meminfo=lambda: {})
+>>> [rule.admits(open_pages) for open_pages in range(5)]
+[True, True, True, False, False]
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+__all__ = ["GUARD_MIN_MIB", "PAGE_MIB", "RESERVE_MIB", "Admission", "memory_cap",
+           "read_meminfo"]
+
+#: Memory counted for each open page (a game page's kernel measures 27 MiB PSS).
+PAGE_MIB = 64
+#: Memory left to the system, the server and the teacher's browser before the cap counts pages.
+RESERVE_MIB = 1024
+#: The least memory kept free (``MemAvailable``) when a page is admitted.
+GUARD_MIN_MIB = 256
+#: Where the memory is read; the environment variable ``MATHGAMES_MEMINFO`` may name another
+#: file in the same format (tests, or a container whose own limit is written elsewhere).
+MEMINFO = "/proc/meminfo"
+
+_MIB = 2**20
+
+
+def read_meminfo(path: str | None = None) -> dict[str, int]:
+    """``MemTotal`` and ``MemAvailable`` in bytes from ``/proc/meminfo`` (``{}`` elsewhere).
+
+    >>> import tempfile
+    >>> with tempfile.NamedTemporaryFile("w", suffix=".txt", delete=False) as fake:
+    ...     _ = fake.write("MemTotal:  8000000 kB\\nMemFree: 10 kB\\nMemAvailable: 4000 kB\\n")
+    >>> read_meminfo(fake.name)
+    {'MemTotal': 8192000000, 'MemAvailable': 4096000}
+    >>> read_meminfo("/no/such/file")
+    {}
+    """
+    path = path or os.environ.get("MATHGAMES_MEMINFO") or MEMINFO
+    found: dict[str, int] = {}
+    try:
+        with open(path, encoding="ascii", errors="replace") as lines:
+            for line in lines:
+                name, _, rest = line.partition(":")
+                if name in ("MemTotal", "MemAvailable"):
+                    parts = rest.split()
+                    if parts and parts[0].isdigit():
+                        found[name] = int(parts[0]) * 1024
+    except OSError:
+        return {}
+    return found
+
+
+def total_memory() -> int | None:
+    """The computer's memory in bytes (``MemTotal``, else the POSIX page count), or ``None``."""
+    total = read_meminfo().get("MemTotal")
+    if total:
+        return total
+    try:
+        return os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
+    except (ValueError, OSError, AttributeError):  # not a POSIX system
+        return None
+
+
+def memory_cap(total_bytes: int | None = None) -> int:
+    """Pages open at once that the memory holds: (memory - 1 GiB) at 64 MiB a page, at least 2.
+
+    >>> memory_cap(8 * 2**30), memory_cap(1226 * 2**20)
+    (112, 3)
+    """
+    if total_bytes is None:
+        total_bytes = total_memory() or 4 * 2**30
+    return max(2, (total_bytes // _MIB - RESERVE_MIB) // PAGE_MIB)
+
+
+def guard_bytes(total_bytes: int | None) -> int:
+    """The memory kept free: 1/32 of the computer's, at least 256 MiB.
+
+    >>> guard_bytes(8 * 2**30) // 2**20, guard_bytes(16 * 2**30) // 2**20
+    (256, 512)
+    """
+    return max(GUARD_MIN_MIB * _MIB, (total_bytes or 0) // 32)
+
+
+@dataclass
+class Admission:
+    """The server's rule: may one more page open now?
+
+    ``cap`` is the most pages open at once (0: no cap); ``meminfo`` reads the memory
+    (:func:`read_meminfo`; a test passes a fake reading).
+
+    >>> fake = {"MemTotal": 8 * 2**30, "MemAvailable": 300 * 2**20}
+    >>> Admission(cap=0, meminfo=lambda: fake).admits(0)  # 300 MiB < 256 + 64: swap
+    False
+    >>> fake["MemAvailable"] = 2**30
+    >>> Admission(cap=0, meminfo=lambda: fake).admits(0, starting=12)  # 12 pages on the way
+    False
+    >>> Admission(cap=0, meminfo=lambda: fake).admits(50, starting=2)
+    True
+    """
+
+    cap: int
+    meminfo: Callable[[], dict[str, int]] = field(default=read_meminfo)
+
+    def admits(self, open_pages: int, starting: int = 0) -> bool:
+        """Whether a new page fits beside ``open_pages`` (``starting`` of them not yet
+        grown to their size, so not yet seen in the memory's reading)."""
+        if self.cap and open_pages >= self.cap:
+            return False
+        memory = self.meminfo()
+        available = memory.get("MemAvailable")
+        if available is None:  # no reading (not Linux): the cap alone
+            return True
+        need = guard_bytes(memory.get("MemTotal")) + PAGE_MIB * _MIB * (1 + starting)
+        return available >= need
+
+    def why_not(self, open_pages: int) -> str:
+        """In a word, for the server's log: ``"cap"`` or ``"memory"``.
+
+        >>> Admission(cap=2, meminfo=lambda: {}).why_not(2)
+        'cap'
+        """
+        return "cap" if self.cap and open_pages >= self.cap else "memory"
