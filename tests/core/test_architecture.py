@@ -21,7 +21,9 @@ LAZY_HEAVY = {"halma/fastplay.py", "matematiko/rollouts.py"}
 JUPYTER_SIDE = {"core/board_widget.py", "core/resume_widget.py", "core/demo_widget.py",
                 "core/ui_widget.py", "app/page.py", "app/lesson.py", "app/serve.py",
                 "app/voila_server.py", "app/kernel_forks.py",
-                "site/browser.py"}  # the static site's kernel stand-in runs IPython
+                # the static site's kernel stand-in runs IPython; the site's build presses a
+                # game page's buttons (in Pyodide's Python) to compile what the page imports
+                "site/browser.py", "site/precompile.py"}
 
 
 def imported_roots(path: Path) -> set[str]:
