@@ -10,7 +10,6 @@ until the widgets' state arrives. A flood is page requests that never connect.
 from __future__ import annotations
 
 import asyncio
-import http.client
 import sys
 import time
 from collections.abc import Iterator
@@ -22,7 +21,7 @@ from tornado.httpclient import AsyncHTTPClient, HTTPRequest
 from tornado.websocket import websocket_connect
 
 from mathgames.app.page_client import PageVisit, kernel_id_of, message, visit
-from tests.app.test_security import PASSWORD, cookies_of, header_of, kernels, run
+from tests.app.test_security import PASSWORD, cookies_of, header_of, kernels, request, run
 from tests.conftest import ARTIFACTS, NOTEBOOKS, Server, free_port
 
 pytestmark = pytest.mark.browser
@@ -45,27 +44,12 @@ def make_app(log: Path, env: dict[str, str] | None = None, **variables: str) -> 
     return server
 
 
-def ask(server: Server, method: str, path: str, body: str | None = None,
-        headers: dict[str, str] | None = None,
-        source: str = "127.0.0.1") -> tuple[int, dict[str, str], str]:
-    """One request from the loopback address ``source``."""
-    connection = http.client.HTTPConnection("127.0.0.1", server.port, timeout=300,
-                                            source_address=(source, 0))
-    try:
-        connection.request(method, path, body=body, headers=headers or {})
-        reply = connection.getresponse()
-        return reply.status, {k.lower(): v for k, v in reply.getheaders()}, \
-            reply.read().decode("utf-8", "replace")
-    finally:
-        connection.close()
-
-
 def log_in(server: Server, password: str, headers: dict[str, str] | None = None,
            source: str = "127.0.0.1") -> tuple[int, dict[str, str]]:
     """Send the class password; the answer's status and the visitor's cookies."""
-    _, first, _ = ask(server, "GET", "/login?next=/", headers=headers, source=source)
+    _, first, _ = request(server, "GET", "/login?next=/", headers=headers, source=source)
     jar = cookies_of(first, {})
-    status, answer, _ = ask(server, "POST", "/login?next=/",
+    status, answer, _ = request(server, "POST", "/login?next=/",
                             body=urlencode({"password": password, "_xsrf": jar["_xsrf"]}),
                             headers={**(headers or {}), "Cookie": header_of(jar),
                                      "Content-Type": "application/x-www-form-urlencoded"},
@@ -177,7 +161,7 @@ def flood_and_one(server: Server) -> list[str]:
     cookie = {"Cookie": header_of(jar)}
     ids = []
     for address in ["10.0.0.1"] * 6 + ["10.0.0.2"]:
-        status, _, html = ask(server, "GET", f"/voila/render/{PAGE}",
+        status, _, html = request(server, "GET", f"/voila/render/{PAGE}",
                               headers={**cookie, **forwarded(address)})
         assert status == 200, status
         ids.append(kernel_id_of(html))
@@ -267,9 +251,9 @@ def test_admission_follows_the_memory(tmp_path: Path) -> None:
 
         # a page that would leave less than the guard (256 MiB) free is refused: no swap
         write_meminfo(fake, total, 256 + 63)
-        status, _, body = ask(server, "GET", f"/voila/render/{PAGE}")
+        status, _, body = request(server, "GET", f"/voila/render/{PAGE}")
         assert status == 503 and "busy" in body and kernels(server) == 0
         write_meminfo(fake, total, 256 + 64 + 10)
-        assert ask(server, "GET", f"/voila/render/{PAGE}")[0] == 200
+        assert request(server, "GET", f"/voila/render/{PAGE}")[0] == 200
     finally:
         server.stop()

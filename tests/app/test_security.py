@@ -57,8 +57,11 @@ def kernels(server: Server) -> int:
 
 
 def request(server: Server, method: str, path: str, body: str | None = None,
-            headers: dict[str, str] | None = None) -> tuple[int, dict[str, str], str]:
-    connection = http.client.HTTPConnection("127.0.0.1", server.port, timeout=120)
+            headers: dict[str, str] | None = None,
+            source: str = "127.0.0.1") -> tuple[int, dict[str, str], str]:
+    """One request from the loopback address ``source``: status, headers, body."""
+    connection = http.client.HTTPConnection("127.0.0.1", server.port, timeout=300,
+                                            source_address=(source, 0))
     try:
         connection.request(method, path, body=body, headers=headers or {})
         reply = connection.getresponse()
