@@ -33,12 +33,9 @@ import argparse
 import asyncio
 import collections
 import contextlib
-import http.client
 import os
 import shutil
-import signal
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
@@ -53,10 +50,11 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tests" / "classroom"))
 
+from classroom_load import AppServer, percentile  # noqa: E402
 from school import PATIENCE, ClassGame, LivePage, Student, Teacher, student_names  # noqa: E402
 
 from mathgames.app.page_client import V1_PROTOCOL, PageVisit, kernel_id_of, visit  # noqa: E402
-from mathgames.app.serve import default_max_kernels, server_command  # noqa: E402
+from mathgames.app.serve import default_max_kernels  # noqa: E402
 
 GAME = "matematiko.ipynb"
 FLOOD = "127.0.0.1"
@@ -69,49 +67,14 @@ def student_address(index: int) -> str:
     return f"127.0.0.{index + 2}"
 
 
-def percentile(values: list[float], q: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, max(0, round(q * (len(ordered) - 1))))]
-
-
-def free_port() -> int:
-    import socket
-
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
-class ClassServer:
+class ClassServer(AppServer):
     """``make app CLASSROOM=1`` on a copy of notebooks/, its store in a throwaway folder."""
 
     def __init__(self, workdir: Path, max_kernels: int | None) -> None:
-        self.port = free_port()
-        self.url = f"http://127.0.0.1:{self.port}"
-        self.log_path = workdir / f"server-{self.port}.log"
-        self.log = self.log_path.open("w")
         env = dict(os.environ, MATHGAMES_DATA_DIR=str(workdir / "data"), PYTHONUNBUFFERED="1")
         env.pop("MATHGAMES_STORE", None)
         env.pop("MATHGAMES_PASSWORD", None)
-        self.process = subprocess.Popen(
-            server_command(workdir / "notebooks", self.port, classroom=True,
-                           max_kernels=max_kernels),
-            stdout=self.log, stderr=subprocess.STDOUT, start_new_session=True, cwd=ROOT,
-            env=env)
-        deadline = time.monotonic() + 120
-        while time.monotonic() < deadline:
-            connection = http.client.HTTPConnection("127.0.0.1", self.port, timeout=5)
-            try:
-                connection.request("GET", "/")
-                if connection.getresponse().status == 302:
-                    break
-            except (OSError, http.client.HTTPException):
-                time.sleep(0.3)
-            finally:
-                connection.close()
-        else:
-            raise RuntimeError(f"the app's server did not start; see {self.log_path}")
-        self.ps = psutil.Process(self.process.pid)
+        super().__init__(workdir, max_kernels, classroom=True, env=env)
 
     def kernels(self) -> int:
         """The pages' kernels running now (the ipykernel processes under the server)."""
@@ -120,15 +83,6 @@ class ClassServer:
             with contextlib.suppress(psutil.Error):
                 found += any("ipykernel" in part for part in child.cmdline())
         return found
-
-    def stop(self) -> None:
-        os.killpg(self.process.pid, signal.SIGTERM)
-        try:
-            self.process.wait(timeout=60)
-        except subprocess.TimeoutExpired:
-            os.killpg(self.process.pid, signal.SIGKILL)
-            self.process.wait()
-        self.log.close()
 
 
 class Attacker:

@@ -125,16 +125,20 @@ class Sampler:
 
 
 class AppServer:
-    """The ``make app`` command on a copy of notebooks/, on a free loopback port."""
+    """The ``make app`` command on a copy of notebooks/, on a free loopback port (with
+    ``classroom``, ``make app CLASSROOM=1``; ``env``: the server's environment)."""
 
-    def __init__(self, workdir: Path, max_kernels: int | None, fork: bool = True) -> None:
+    def __init__(self, workdir: Path, max_kernels: int | None, fork: bool = True,
+                 classroom: bool = False, env: dict[str, str] | None = None) -> None:
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
-        self.log = (workdir / f"server-{self.port}.log").open("w")
+        self.log_path = workdir / f"server-{self.port}.log"
+        self.log = self.log_path.open("w")
         self.process = subprocess.Popen(
-            server_command(workdir / "notebooks", self.port, max_kernels=max_kernels,
-                           fork_kernels=fork),
-            stdout=self.log, stderr=subprocess.STDOUT, start_new_session=True, cwd=ROOT)
+            server_command(workdir / "notebooks", self.port, classroom=classroom,
+                           max_kernels=max_kernels, fork_kernels=fork),
+            stdout=self.log, stderr=subprocess.STDOUT, start_new_session=True, cwd=ROOT,
+            env=env)
         deadline = time.monotonic() + 120
         while time.monotonic() < deadline:
             connection = http.client.HTTPConnection("127.0.0.1", self.port, timeout=5)
@@ -147,7 +151,7 @@ class AppServer:
             finally:
                 connection.close()
         else:
-            raise RuntimeError("the app's server did not start")
+            raise RuntimeError(f"the app's server did not start; see {self.log_path}")
         self.ps = psutil.Process(self.process.pid)
 
     def stop(self) -> None:
