@@ -12,7 +12,7 @@
 #                     the user's data folder, for one server alone)
 #   MATHGAMES_PUBLIC_URL  the address students type (the proxy's), shown on the pages
 #   MATHGAMES_PASSWORD    a class password asked before every page (optional)
-#   MATHGAMES_ARGS    more options of python -m mathgames.app.serve, such as
+#   MATHGAMES_ARGS    more options of python -m mathgames.server.serve, such as
 #                     "--max-kernels 80" or "--trusted-proxy 10.0.0.2"
 #
 # tests/test_deploy.py runs this file's install and start commands in a fresh virtual
@@ -48,4 +48,4 @@ HEALTHCHECK --interval=15s --timeout=5s --start-period=60s --retries=3 \
 
 # Classroom mode on every interface of the container; exec, so that the server gets the
 # stop signal (it ends its pages' kernels cleanly).
-CMD ["/bin/sh", "-c", "exec /opt/venv/bin/python -m mathgames.app.serve --classroom --ip 0.0.0.0 --port \"$PORT\" $MATHGAMES_ARGS"]
+CMD ["/bin/sh", "-c", "exec /opt/venv/bin/python -m mathgames.server.serve --classroom --ip 0.0.0.0 --port \"$PORT\" $MATHGAMES_ARGS"]

@@ -37,13 +37,13 @@ $(VENV)/.installed-test: pyproject.toml | $(BIN)/python
 	touch $@ $(VENV)/.installed-app
 
 app: $(VENV)/.installed-app
-	$(if $(PASSWORD),@MATHGAMES_PASSWORD="$(PASSWORD)") $(BIN)/python -m mathgames.app.serve \
+	$(if $(PASSWORD),@MATHGAMES_PASSWORD="$(PASSWORD)") $(BIN)/python -m mathgames.server.serve \
 		--port $(PORT) \
 		$(if $(CLASSROOM),--classroom) $(if $(MAX_KERNELS),--max-kernels $(MAX_KERNELS)) \
 		$(if $(TRUSTED_PROXY),--trusted-proxy $(TRUSTED_PROXY))
 
 lab: $(VENV)/.installed-app
-	$(BIN)/python -m mathgames.app.serve --lab --port $(LAB_PORT)
+	$(BIN)/python -m mathgames.server.serve --lab --port $(LAB_PORT)
 
 # What the tests and benches need from the system: Chromium (browser tests), a PostgreSQL
 # server package (classroom store tests) and HAProxy (a school's server: two app servers behind

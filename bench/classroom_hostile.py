@@ -3,7 +3,7 @@
 Starts the app's server as a teacher does (``make app CLASSROOM=1``: the ``make app``
 command in classroom mode, its default admission unless ``--max-kernels``) on loopback,
 with the classroom store in a throwaway folder. Then, all at the protocol level
-(:mod:`mathgames.app.page_client`, and the class pages of ``tests/classroom/school.py``),
+(:mod:`tests.page_client`, and the class pages of ``tests/classroom/school.py``),
 each device on a loopback address of its own (the client socket's source address):
 
 - the **flood** (127.0.0.1): ``--flooders`` loops requesting game pages as fast as they
@@ -53,8 +53,8 @@ sys.path.insert(0, str(ROOT / "tests" / "classroom"))
 from classroom_load import AppServer, percentile  # noqa: E402
 from school import PATIENCE, ClassGame, LivePage, Student, Teacher, student_names  # noqa: E402
 
-from mathgames.app.page_client import V1_PROTOCOL, PageVisit, kernel_id_of, visit  # noqa: E402
-from mathgames.app.serve import default_max_kernels  # noqa: E402
+from mathgames.server.serve import default_max_kernels  # noqa: E402
+from tests.page_client import V1_PROTOCOL, PageVisit, kernel_id_of, visit  # noqa: E402
 
 GAME = "matematiko.ipynb"
 FLOOD = "127.0.0.1"

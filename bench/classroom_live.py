@@ -1,7 +1,7 @@
 """Live classroom latency: 40 simulated students in one class, for SQLite and PostgreSQL.
 
 Each simulated student is what a student's kernel runs: its own store
-connection, a :class:`~mathgames.app.classroom_live.LiveFeed` on an asyncio
+connection, a :class:`~mathgames.pages.live.LiveFeed` on an asyncio
 event loop (the same class the pages use: SQLite polls every 0.1 s, PostgreSQL
 waits for NOTIFY), the class state folded from the log, and a checked
 ``place`` through :class:`~mathgames.classroom.service.Classroom` as soon as a
@@ -56,9 +56,9 @@ sys.path.insert(0, str(ROOT / "tests" / "classroom"))
 
 from pgserver import store_urls  # noqa: E402
 
-from mathgames.app.classroom_live import LiveFeed  # noqa: E402
 from mathgames.classroom.service import Classroom  # noqa: E402
 from mathgames.classroom.store import open_store  # noqa: E402
+from mathgames.pages.live import LiveFeed  # noqa: E402
 
 
 def student_worker(url: str, code: str, names: list[str], results: multiprocessing.Queue,

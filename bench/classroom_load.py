@@ -2,7 +2,7 @@
 
 Starts the app's server (the ``make app`` command, its default kernel cap unless
 ``--max-kernels``) on loopback for each N, and simulates N students at the
-protocol level with :mod:`mathgames.app.page_client`: each fetches a game page
+protocol level with :mod:`tests.page_client`: each fetches a game page
 (the four games in turn) over HTTP, then opens the page's kernel websocket and
 waits until the widgets' state arrives: the page is usable then. Students stay on
 their page until the round ends. It prints, for each N:
@@ -49,12 +49,12 @@ from tornado.httpclient import AsyncHTTPClient
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from mathgames.app.page_client import PageVisit, visit  # noqa: E402
-from mathgames.app.serve import (  # noqa: E402
+from mathgames.server.serve import (  # noqa: E402
     default_max_kernels,
     default_render_slots,
     server_command,
 )
+from tests.page_client import PageVisit, visit  # noqa: E402
 
 KEEP_LOGS = os.environ.get("MATHGAMES_LOAD_LOGS", "")  # a folder to keep the servers' logs in
 GAME_PAGES = ["matematiko.ipynb", "triomino.ipynb", "halma.ipynb", "chinese_checkers.ipynb"]

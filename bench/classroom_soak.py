@@ -46,12 +46,12 @@ sys.path.insert(0, str(ROOT / "tests" / "classroom"))
 from classroom_hostile import TEACHER, ClassServer, student_address  # noqa: E402
 from school import PATIENCE, ClassGame, LivePage, Student, Teacher, student_names  # noqa: E402
 
-from mathgames.app.page_client import visit  # noqa: E402
 from mathgames.classroom.service import Classroom  # noqa: E402
 from mathgames.classroom.store import open_store  # noqa: E402
 from mathgames.halma.bots import GreedyBot  # noqa: E402
 from mathgames.triomino.geometry import cell_id  # noqa: E402
 from mathgames.triomino.view import rack_id  # noqa: E402
+from tests.page_client import visit  # noqa: E402
 
 TABLES = [("halma", 0), ("halma", 0), ("halma", 0), ("triomino", 2), ("triomino", 2)]
 

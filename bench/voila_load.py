@@ -45,7 +45,7 @@ from pathlib import Path
 import psutil
 from playwright.async_api import async_playwright
 
-from mathgames.app.serve import server_command
+from mathgames.server.serve import server_command
 
 ROOT = Path(__file__).resolve().parent.parent
 GAME_PAGES = ["matematiko.ipynb", "triomino.ipynb", "halma.ipynb", "chinese_checkers.ipynb"]

@@ -28,14 +28,11 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 SOURCE = ROOT / "site-src"
-GAMES = ("triomino.ipynb", "mosaic.ipynb", "matematiko.ipynb", "halma.ipynb",
-         "chinese_checkers.ipynb")
 PYODIDE_FILES = ("pyodide.js", "pyodide.asm.js", "pyodide.asm.wasm", "python_stdlib.zip",
                  "pyodide-lock.json")
 #: The lesson that runs in the browser, and the wheels only it loads (Babel writes its
 #: numbers in each language, mistune its printable worksheet; a game's page does without
 #: their 11 MB).
-LESSON = "explore/mosaics.ipynb"
 LESSON_ONLY = ("babel-", "mistune-")
 #: What the site is made of: a change to any of these builds it again.
 INPUTS = ("mathgames", "notebooks", "site-src", "pyproject.toml", ".gitignore")
@@ -109,7 +106,7 @@ def precompiled(into: Path, modules: Path, wheel_files: list[Path], server: str)
     (mathgames/site/precompile.py), in one zip of ``into``; its name (by its content: a
     browser never mixes one build's bytecode with another's source)."""
     pages = [[cell["code"] for cell in page_cells(notebook) if "code" in cell]
-             for notebook in GAMES]
+             for notebook in site_pages("game")]
     with tempfile.TemporaryDirectory() as scratch:
         spec, target = Path(scratch) / "pages.json", Path(scratch) / "compiled.zip"
         spec.write_text(json.dumps({"environment": page_environment(server), "pages": pages}))
@@ -118,6 +115,13 @@ def precompiled(into: Path, modules: Path, wheel_files: list[Path], server: str)
         name = f"compiled-{hashlib.sha256(target.read_bytes()).hexdigest()[:12]}.zip"
         shutil.copy2(target, into / name)
     return name
+
+
+def site_pages(kind: str) -> list[str]:
+    """The notebooks of one kind that the static site has (the one page list says which)."""
+    from mathgames.page_list import PAGES
+
+    return [p.notebook for p in PAGES if p.kind == kind and p.site_file]
 
 
 def page_environment(server: str) -> dict[str, str]:
@@ -149,15 +153,15 @@ def in_languages(make: object) -> dict[str, object]:
 def python_page(notebook: str, wheel_names: list[str], server: str) -> str:
     """A page that runs Python: its cells (a lesson's in each language), the wheels to load,
     the words shown while loading."""
-    from mathgames.app.page import page_path, page_title
     from mathgames.core.i18n import LANGUAGES, translator
+    from mathgames.page_list import page, page_path, page_title
 
     _ = translator("app")
     # a lesson reads its own notebook (its printable worksheet is made from its text): the
     # page writes it, in the page's language, where the lesson runs, as Voila would find it
     files = ({code: {Path(notebook).name: (ROOT / "notebooks" / page_path(notebook, code))
                      .read_text(encoding="utf-8")} for code in LANGUAGES}
-             if notebook == LESSON else {})
+             if page(notebook).kind == "lesson" else {})
     config = {
         "cells": {code: page_cells(page_path(notebook, code)) for code in LANGUAGES},
         "files": files,
@@ -188,10 +192,10 @@ globalThis.mgPyodide = loadPyodide({{indexURL: new URL("pyodide/", document.base
 
 def landing_page(server: str) -> str:
     """The static landing page: the games, and for each lesson where it runs."""
-    from mathgames.app.page import PAGES, header_html, link
     from mathgames.core.i18n import LANGUAGES, translator
     from mathgames.core.svg import esc
-    from mathgames.site.links import SITE_PAGES
+    from mathgames.page_list import PAGES, SITE_PAGES
+    from mathgames.pages.header import card_html, header_html
 
     _ = translator("app")
 
@@ -202,12 +206,8 @@ def landing_page(server: str) -> str:
             if kind == "class" and not server:
                 continue  # the live classroom needs a class server
             away = f'<p class="mg-needs-server">{esc(_("needs the app server or Binder"))}</p>'
-            row = "".join(
-                f'<a class="mg-card" data-kind="{kind}" href="{esc(link(page.notebook))}">'
-                f'<svg viewBox="0 0 100 70" role="img" aria-hidden="true">{page.icon}</svg>'
-                f"<h3>{esc(page.title)}</h3><p>{esc(page.description)}</p>"
-                f"{'' if page.notebook in SITE_PAGES else away}</a>"
-                for page in PAGES if page.kind == kind)
+            row = "".join(card_html(page, "" if page.notebook in SITE_PAGES else away)
+                          for page in PAGES if page.kind == kind)
             cards.append(f'<h2 class="mg-section">{esc(heading)}</h2>'
                          f'<div class="mg-cards">{row}</div>')
         intro = _("The games and the mosaics lesson run in your browser: nothing to install, "
@@ -268,12 +268,13 @@ def build(out: Path, cache: Path, server: str) -> None:
          "--format=esm", "--minify", "--log-level=warning", f"--outfile={scratch / 'app.js'}",
          *(f"--loader:.{ext}=file" for ext in ("woff", "woff2", "ttf", "eot", "svg"))],
         env={**os.environ, "NODE_PATH": str(modules)}, cwd=modules.parent)
-    from mathgames.site.links import SITE_PAGES
+    from mathgames.page_list import SITE_PAGES
 
     games = [name for name in names if not name.startswith(LESSON_ONLY)]
-    for notebook in GAMES:
+    for notebook in site_pages("game"):
         (scratch / SITE_PAGES[notebook]).write_text(python_page(notebook, games, server))
-    (scratch / SITE_PAGES[LESSON]).write_text(python_page(LESSON, names, server))
+    for notebook in site_pages("lesson"):
+        (scratch / SITE_PAGES[notebook]).write_text(python_page(notebook, names, server))
     (scratch / "index.html").write_text(landing_page(server))
     shutil.rmtree(out, ignore_errors=True)
     scratch.rename(out)

@@ -85,7 +85,7 @@ class Server:
                  command: list[str] | None = None, ready_path: str = "/",
                  env: dict[str, str] | None = None, port: int | None = None,
                  **options: Any) -> None:
-        from mathgames.app.serve import server_command
+        from mathgames.server.serve import server_command
 
         self.port = port or free_port()
         self.url = f"http://127.0.0.1:{self.port}"
@@ -173,7 +173,7 @@ def lab_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, str
 
     A copy, so that JupyterLab and Notebook 7 in the tests may save what they like.
     """
-    from mathgames.app.serve import lab_command
+    from mathgames.server.serve import lab_command
 
     served = tmp_path_factory.mktemp("lab") / "notebooks"
     shutil.copytree(NOTEBOOKS, served)

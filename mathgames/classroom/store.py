@@ -514,7 +514,7 @@ class PostgresStore(Store):
     have been lost after it was stored: the store reads back its number and sends it
     again only when it is not there. While the database is down, every operation
     raises :class:`StoreUnavailable` at once (the page says "try again") and a
-    :meth:`wait` in progress ends with it (:class:`~mathgames.app.classroom_live.LiveFeed`
+    :meth:`wait` in progress ends with it (:class:`~mathgames.pages.live.LiveFeed`
     waits a second and listens again, reading whatever came meanwhile).
     """
 

@@ -25,6 +25,7 @@ from urllib.parse import quote
 
 from mathgames.core.i18n import translator
 from mathgames.core.svg import esc
+from mathgames.page_list import SITE_PAGES, page_path
 
 __all__ = ["BINDER_URL", "SITE_PAGES", "StaticSite", "joinable", "static_site",
            "static_site_block"]
@@ -33,15 +34,6 @@ _ = translator("app")
 
 #: The app on Binder (the README's badge): every page, in a container of its own.
 BINDER_URL = "https://mybinder.org/v2/gh/mathgames/mathgames/main"
-
-#: The pages of the static site and their files: the landing page, the games, and the one
-#: lesson whose libraries all exist for Pyodide (the others chart with bqplot, which needs
-#: numpy: PyPI has no Pyodide build of numpy).
-SITE_PAGES = {"index.ipynb": "index.html", "triomino.ipynb": "triomino.html",
-              "mosaic.ipynb": "mosaic.html", "matematiko.ipynb": "matematiko.html",
-              "halma.ipynb": "halma.html", "chinese_checkers.ipynb": "chinese_checkers.html",
-              "explore/mosaics.ipynb": "lesson-mosaics.html"}
-
 
 @dataclass(frozen=True)
 class StaticSite:
@@ -64,8 +56,6 @@ def server_link(notebook: str, language: str, server: str) -> str:
     >>> server_link("index.ipynb", "en", "")
     'https://mybinder.org/v2/gh/mathgames/mathgames/main?urlpath=voila/render/notebooks/index.ipynb%3Flang%3Den'
     """
-    from mathgames.app.page import page_path
-
     path = f"{page_path(notebook, language)}?lang={language}"
     if server:
         return f"{server.rstrip('/')}/voila/render/{path}"

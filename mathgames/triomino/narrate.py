@@ -2,7 +2,7 @@
 
 Pure functions of a :class:`~mathgames.triomino.game.Game` and the players' names, in the
 current language; the game page (:mod:`mathgames.triomino.widget`) and a class's table
-page (:mod:`mathgames.app.classroom_table`) show and announce them.
+page (:mod:`mathgames.pages.table`) show and announce them.
 
 >>> from mathgames.triomino.game import Game
 >>> game = Game("pressman", 2, seed=3)

@@ -54,7 +54,7 @@ def discover_lessons() -> tuple[str, ...]:
 
 LESSONS = discover_lessons()
 LANGUAGES = ("pl", "cs", "ru")
-HEADER = 'from mathgames.app.page import header\n\nheader("explore/{lesson}.ipynb"{extra})'
+HEADER = 'from mathgames.pages.header import header\n\nheader("explore/{lesson}.ipynb"{extra})'
 
 
 class TranslationError(Exception):

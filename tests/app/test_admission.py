@@ -3,7 +3,7 @@
 Every server here is started as a teacher starts it (``make app``), on loopback; other
 devices are other loopback addresses (127.0.0.2, ...), bound as the client socket's
 source address. Pages are opened at the protocol level
-(:mod:`mathgames.app.page_client`): the page over HTTP, then its kernel's websocket
+(:mod:`tests.page_client`): the page over HTTP, then its kernel's websocket
 until the widgets' state arrives. A flood is page requests that never connect.
 """
 
@@ -20,9 +20,9 @@ import pytest
 from tornado.httpclient import AsyncHTTPClient, HTTPRequest
 from tornado.websocket import websocket_connect
 
-from mathgames.app.page_client import PageVisit, kernel_id_of, message, visit
 from tests.app.test_security import PASSWORD, cookies_of, header_of, kernels, request, run
 from tests.conftest import ARTIFACTS, NOTEBOOKS, Server, free_port
+from tests.page_client import PageVisit, kernel_id_of, message, visit
 
 pytestmark = pytest.mark.browser
 
@@ -218,7 +218,7 @@ def write_meminfo(path: Path, total_mib: int, available_mib: int) -> None:
 
 
 def test_admission_follows_the_memory(tmp_path: Path) -> None:
-    from mathgames.app.admission import memory_cap
+    from mathgames.server.admission import memory_cap
 
     fake = tmp_path / "meminfo"
     total = 1024 + 3 * 64 + 10  # the system's reserve, and room for 3 pages

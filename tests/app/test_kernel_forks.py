@@ -19,13 +19,13 @@ import pytest
 from jupyter_client.manager import AsyncKernelManager
 from jupyter_client.provisioning import KernelProvisionerFactory
 
-from mathgames.app.kernel_forks import (
+from mathgames.server.kernel_forks import (
     ForkedProcess,
     ForkProvisioner,
     KernelTemplate,
     fork_request,
 )
-from mathgames.app.serve import FORK_PROVISIONER
+from mathgames.server.serve import FORK_PROVISIONER
 
 
 def run_apart(coroutine: Any) -> Any:

@@ -24,7 +24,6 @@ from typing import Any
 
 import pytest
 
-from mathgames.app.page_client import kernel_id_of
 from tests.conftest import (
     ARTIFACTS,
     CHROMIUM_FLAGS,
@@ -35,6 +34,7 @@ from tests.conftest import (
     free_port,
     wait_rendered,
 )
+from tests.page_client import kernel_id_of
 
 pytestmark = pytest.mark.browser
 

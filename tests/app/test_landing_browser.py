@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from mathgames.app.page import PAGES
+from mathgames.page_list import PAGES
 
 pytestmark = pytest.mark.browser
 
@@ -14,7 +14,7 @@ pytestmark = pytest.mark.browser
 def test_landing_page_lists_every_game_and_lesson(notebook_page: Any) -> None:
     page = notebook_page("index.ipynb", wait_for=".mg-landing .mg-card")
     cards = page.locator(".mg-card")
-    shown = [p for p in PAGES if p.kind != "demo"]  # the developers' demo is not for students
+    shown = [p for p in PAGES if p.kind not in ("demo", "landing")]  # cards: no demo
     assert cards.count() == len(shown) == 12
     assert page.locator('.mg-card[data-kind="game"]').count() == 5
     assert page.locator('.mg-card[data-kind="lesson"]').count() == 4

@@ -3,7 +3,7 @@
 The server is started exactly as a teacher starts it, with ``make app`` (once as is,
 on loopback, and once in classroom mode with a class password); the requests are
 those an attacker on the network would send. Pages are opened at the protocol
-level (:mod:`mathgames.app.page_client`): the page over HTTP, then its kernel's
+level (:mod:`tests.page_client`): the page over HTTP, then its kernel's
 websocket until the widgets' state arrives.
 """
 
@@ -25,9 +25,9 @@ from urllib.parse import urlencode
 import psutil
 import pytest
 
-from mathgames.app.page_client import PageVisit, message, visit
 from mathgames.core.i18n import LANGUAGES
 from tests.conftest import ARTIFACTS, NOTEBOOKS, Server, free_port
+from tests.page_client import PageVisit, message, visit
 
 pytestmark = pytest.mark.browser
 

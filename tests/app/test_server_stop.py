@@ -28,8 +28,8 @@ from pathlib import Path
 import psutil
 import pytest
 
-from mathgames.app.kernel_forks import FOLDER_PREFIX
-from mathgames.app.serve import server_command
+from mathgames.server.kernel_forks import FOLDER_PREFIX
+from mathgames.server.serve import server_command
 from tests.conftest import ARTIFACTS, NOTEBOOKS, Server, free_port
 
 pytestmark = pytest.mark.browser  # a real app server, as the browser tests use

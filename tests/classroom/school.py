@@ -47,9 +47,9 @@ from pgserver import PostgresServer  # noqa: E402
 from tornado.httpclient import HTTPRequest  # noqa: E402
 from tornado.websocket import websocket_connect  # noqa: E402
 
-from mathgames.app.page_client import V1_PROTOCOL, PageVisit, message, visit  # noqa: E402
 from mathgames.matematiko.match import cell_name  # noqa: E402
 from tests.conftest import NOTEBOOKS, Server, free_port  # noqa: E402
+from tests.page_client import V1_PROTOCOL, PageVisit, message, visit  # noqa: E402
 
 #: The proxy's configuration that the school installs (its addresses from the environment).
 HAPROXY_CFG = ROOT / "deploy" / "haproxy.cfg"

@@ -13,14 +13,14 @@ from typing import Any
 
 import pytest
 
-import mathgames.app.classroom_live as live
 import mathgames.classroom.service as service
-from mathgames.app.classroom_join import JoinPage
-from mathgames.app.classroom_table import TablePage
-from mathgames.app.classroom_teacher import TeacherPage
+import mathgames.pages.live as live
 from mathgames.core.i18n import format_number, set_language
 from mathgames.core.svg import esc
 from mathgames.matematiko.match import cell_index, cell_name
+from mathgames.pages.join import JoinPage
+from mathgames.pages.table import TablePage
+from mathgames.pages.teacher import TeacherPage
 
 
 @pytest.fixture
@@ -677,7 +677,7 @@ def test_a_triomino_table_played_by_keyboard(in_thread: Callable[..., None]) -> 
 
 def test_a_triomino_table_shows_the_points_and_tells_each_turn(
         in_thread: Callable[..., None], monkeypatch: pytest.MonkeyPatch) -> None:
-    import mathgames.app.classroom_table as table_page
+    import mathgames.pages.table as table_page
     from mathgames.triomino.narrate import describe_start, describe_turn, round_summary
 
     monkeypatch.setattr(table_page, "BOT_DELAY", 0.01)

@@ -13,10 +13,10 @@ from collections.abc import Iterator
 import pytest
 from pgserver import PostgresServer
 
-from mathgames.app.classroom_live import LiveFeed
 from mathgames.classroom.service import Classroom
 from mathgames.classroom.store import Event, PostgresStore, StoreUnavailable, open_store
 from mathgames.core.i18n import set_language
+from mathgames.pages.live import LiveFeed
 
 
 @pytest.fixture(scope="module")

@@ -19,8 +19,7 @@ LAZY_HEAVY = {"halma/fastplay.py", "matematiko/rollouts.py"}
 # The Jupyter side: widgets (widget*.py, *_widget.py), the app's pages, the shared board
 # widget, and the app's server (a Voila application).
 JUPYTER_SIDE = {"core/board_widget.py", "core/resume_widget.py", "core/demo_widget.py",
-                "core/ui_widget.py", "app/page.py", "app/lesson.py", "app/serve.py",
-                "app/voila_server.py", "app/kernel_forks.py",
+                "core/ui_widget.py", "lessons/kit.py",
                 # the static site's kernel stand-in runs IPython; the site's build presses a
                 # game page's buttons (in Pyodide's Python) to compile what the page imports
                 "site/browser.py", "site/precompile.py"}
@@ -61,7 +60,7 @@ def modules() -> list[Path]:
 def is_jupyter_side(path: Path) -> bool:
     relative = path.relative_to(PACKAGE).as_posix()
     return (relative in JUPYTER_SIDE or path.name.startswith("widget")
-            or relative.startswith("app/classroom_")  # the live classroom's pages
+            or relative.startswith(("pages/", "server/"))  # the app's pages and its server
             or path.name.endswith("_widget.py"))
 
 
@@ -75,7 +74,8 @@ def test_rules_cores_import_no_jupyter(path: Path) -> None:
 
 
 @pytest.mark.parametrize(
-    "path", [p for p in modules() if p.parent.name != "app" and "explore" not in p.parts],
+    "path", [p for p in modules()
+             if p.parent.name not in {"pages", "server", "lessons"} and "explore" not in p.parts],
     ids=lambda p: p.relative_to(PACKAGE).as_posix(),
 )
 def test_game_pages_stay_light(path: Path) -> None:

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from mathgames.app.serve import (
+from mathgames.server.serve import (
     KERNEL_BUDGET_MIB,
     SERVER_SETTINGS,
     app_config,
@@ -37,7 +37,7 @@ def test_closed_pages_kernels_are_culled() -> None:
 
 def test_make_app_serves_on_loopback_unless_asked_for_a_class(tmp_path: Path) -> None:
     cmd = server_command(tmp_path, port=8866)
-    assert cmd[1:] == ["-m", "mathgames.app.serve", "--port", "8866", "--root", str(tmp_path)]
+    assert cmd[1:] == ["-m", "mathgames.server.serve", "--port", "8866", "--root", str(tmp_path)]
     config = app_config(tmp_path, 8866, "127.0.0.1", max_kernels=5)
     assert config.Voila.ip == "127.0.0.1"
     assert config.AppVoila.max_kernels == 5
@@ -57,14 +57,14 @@ def test_the_default_cap_follows_the_memory() -> None:
 
 
 def test_the_help_tells_the_figure_of_this_computer() -> None:
-    shown = subprocess.run([sys.executable, "-m", "mathgames.app.serve", "--help"],
+    shown = subprocess.run([sys.executable, "-m", "mathgames.server.serve", "--help"],
                            capture_output=True, text=True, check=True, cwd=ROOT).stdout
     assert f"admits {default_max_kernels()};" in " ".join(shown.split())
     assert "--trusted-proxy" in shown
 
 
 def test_a_misspelt_trusted_proxy_is_refused_before_serving() -> None:
-    done = subprocess.run([sys.executable, "-m", "mathgames.app.serve", "--trusted-proxy",
+    done = subprocess.run([sys.executable, "-m", "mathgames.server.serve", "--trusted-proxy",
                            "10.0.0.2,haproxy", "--port", "1"],
                           capture_output=True, text=True, cwd=ROOT, timeout=120)
     assert done.returncode == 2
@@ -158,7 +158,7 @@ def test_make_app_runs_the_server_module() -> None:
     makefile = (ROOT / "Makefile").read_text()
     recipe = makefile.split("\napp:", 1)[1].split("\n\n", 1)[0]
     modules = re.findall(r"-m ([\w.]+)", recipe)
-    assert modules == ["mathgames.app.serve"]
+    assert modules == ["mathgames.server.serve"]
     assert importlib.util.find_spec(modules[0]) is not None
 
 
@@ -176,7 +176,7 @@ def test_a_slow_page_keeps_its_kernel_while_it_may_still_connect() -> None:
     loading at once on 2 cores a page connected after 60-80 s, so a 60 s grace ended 8 of 30
     game pages' kernels (bench/voila_load.py, blank pages): the grace is at least as long as
     a page's websocket waits for its kernel."""
-    from mathgames.app.voila_server import AppVoila
+    from mathgames.server.app import AppVoila
 
     waits = SERVER_SETTINGS["MappingKernelManager"]["kernel_info_timeout"]
     assert AppVoila.unconnected_grace.default_value >= waits
@@ -185,13 +185,13 @@ def test_a_slow_page_keeps_its_kernel_while_it_may_still_connect() -> None:
 def test_pages_wait_their_turn_for_a_render_slot(monkeypatch: pytest.MonkeyPatch) -> None:
     import asyncio
 
-    from mathgames.app import voila_server
+    from mathgames.server import render
 
-    monkeypatch.setattr(voila_server, "SLOT_PATIENCE", 0.5)
+    monkeypatch.setattr(render, "SLOT_PATIENCE", 0.5)
     order: list[str] = []
 
     async def page(name: str, seconds: float, slots: asyncio.Semaphore) -> None:
-        slot = await voila_server._render_slot(slots)
+        slot = await render.render_slot(slots)
         order.append(f"{name} starts{'' if slot else ' without a slot'}")
         await asyncio.sleep(seconds)
         order.append(f"{name} ends")
@@ -210,7 +210,7 @@ def test_pages_wait_their_turn_for_a_render_slot(monkeypatch: pytest.MonkeyPatch
         await asyncio.gather(page("slow", 1.2, one), page("next", 0.0, one))
         assert "next starts without a slot" in order
         assert order.index("next starts without a slot") < order.index("slow ends")
-        assert await voila_server._render_slot(None) is None  # no limit, no waiting
+        assert await render.render_slot(None) is None  # no limit, no waiting
 
     from concurrent.futures import ThreadPoolExecutor
 
@@ -226,7 +226,7 @@ def test_a_taken_port_stops_the_server_at_once_with_what_to_do() -> None:
         taken.listen()
         port = taken.getsockname()[1]
         done = subprocess.run(
-            [sys.executable, "-m", "mathgames.app.serve", "--port", str(port)],
+            [sys.executable, "-m", "mathgames.server.serve", "--port", str(port)],
             cwd=ROOT, env={**os.environ, "TMPDIR": temporary}, capture_output=True,
             text=True, timeout=60)
         made = os.listdir(temporary)

@@ -1,4 +1,4 @@
-"""The lesson building blocks (mathgames.app.lesson) and the lessons' own messages.
+"""The lesson building blocks (mathgames.lessons.kit) and the lessons' own messages.
 
 Numbers follow each language's format (Babel), bad input gets a translated message that
 names the bad part, a prediction records the guess before it shows the answer, answers stay
@@ -15,9 +15,9 @@ from pathlib import Path
 
 import pytest
 
-from mathgames.app import lesson
 from mathgames.core.i18n import set_language
 from mathgames.core.po import parse_po
+from mathgames.lessons import kit as lesson
 
 ROOT = Path(__file__).resolve().parents[2]
 EXPLORE = ROOT / "notebooks" / "explore"

@@ -13,8 +13,8 @@ from pathlib import Path
 import nbformat
 import pytest
 
-from mathgames.app.lesson import worksheet_html
 from mathgames.core.i18n import set_language
+from mathgames.lessons.kit import worksheet_html
 
 pytestmark = pytest.mark.browser
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from mathgames.app.page import header_html, landing, link
+from mathgames.pages.header import header_html, landing, link
 from mathgames.site.links import BINDER_URL
 
 

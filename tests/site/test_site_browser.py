@@ -242,7 +242,7 @@ def test_the_site_is_built_from_the_checkout(tmp_path: Path) -> None:
     assert "Maths games 58" in (out / "index.html").read_text()
     wheel = next((out / "wheels").glob("mathgames-*.whl"))
     with zipfile.ZipFile(wheel) as archive:
-        assert '_("Maths games 58")' in archive.read("mathgames/app/page.py").decode()
+        assert '_("Maths games 58")' in archive.read("mathgames/pages/header.py").decode()
     landing = (out / "index.html").read_text()
     assert 'class="mg-join-link" href="http://127.0.0.1:8866/voila/render/join.ipynb' in landing
     # the same inputs again: nothing to build

@@ -25,8 +25,6 @@ from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 from urllib.parse import parse_qs, urlsplit, urlunsplit
 
-from mathgames.app import address as address_module
-from mathgames.app.address import qr_svg
 from mathgames.classroom.service import Classroom
 from mathgames.classroom.session import NotAllowedError
 from mathgames.classroom.store import (
@@ -37,6 +35,8 @@ from mathgames.classroom.store import (
     open_store,
 )
 from mathgames.core.svg import esc
+from mathgames.pages import address as address_module
+from mathgames.pages.address import qr_svg
 
 __all__ = [
     "LiveFeed",

@@ -20,13 +20,6 @@ from typing import Any
 
 import ipywidgets as w
 
-from mathgames.app.classroom_live import (
-    LiveFeed,
-    classroom,
-    message_html,
-    query_value,
-    read_pass,
-)
 from mathgames.classroom.session import (
     TABLE_BOT_LEVELS,
     TABLE_GAMES,
@@ -43,6 +36,13 @@ from mathgames.core.levels import DEFAULT_LEVEL
 from mathgames.core.svg import TEXT_PALETTE, esc
 from mathgames.core.ui_widget import Confirm, EnterSubmits, ZoomButtons, by_pointer
 from mathgames.halma.view import ARROWS, arrow_step, cell_said, render
+from mathgames.pages.live import (
+    LiveFeed,
+    classroom,
+    message_html,
+    query_value,
+    read_pass,
+)
 from mathgames.triomino.narrate import describe_start, describe_turn, round_summary
 
 __all__ = ["STORAGE_KEY", "TablePage"]

@@ -15,13 +15,6 @@ from typing import Any
 
 import ipywidgets as w
 
-from mathgames.app.classroom_live import (
-    LiveFeed,
-    classroom,
-    message_html,
-    query_value,
-    read_pass,
-)
 from mathgames.classroom.session import ClassState
 from mathgames.classroom.store import Event, UnknownSessionError, normalize_code
 from mathgames.core.board_widget import BoardWidget
@@ -31,6 +24,13 @@ from mathgames.core.svg import esc
 from mathgames.core.ui_widget import Confirm, EnterSubmits
 from mathgames.matematiko.match import cell_index, cell_name
 from mathgames.matematiko.view import GRID_ARROWS, cell_title, render_grid, step_cell
+from mathgames.pages.live import (
+    LiveFeed,
+    classroom,
+    message_html,
+    query_value,
+    read_pass,
+)
 
 __all__ = ["STORAGE_KEY", "JoinPage"]
 

@@ -66,8 +66,8 @@ PRELOAD = (
     "IPython.core.interactiveshell",
     "ipywidgets",
     "anywidget",
-    "mathgames.app.page",
-    "mathgames.app.lesson",
+    "mathgames.pages.header",
+    "mathgames.lessons.kit",
     "mathgames.triomino.widget",
     "mathgames.matematiko.widget",
     "mathgames.halma.widget",
@@ -313,7 +313,7 @@ class KernelTemplate:
         self.folder = tempfile.mkdtemp(prefix=FOLDER_PREFIX, dir=folder)
         os.chmod(self.folder, 0o700)
         self.socket_path = str(Path(self.folder) / "template.sock")
-        code = ("import os, sys; from mathgames.app.kernel_forks import template_main; "
+        code = ("import os, sys; from mathgames.server.kernel_forks import template_main; "
                 "template_main(sys.argv[1], tuple(os.environ.pop("
                 "'MATHGAMES_PRELOAD', '').split()))")
         env = {**os.environ, "MATHGAMES_PRELOAD": " ".join(preload),

@@ -36,11 +36,11 @@ from urllib.parse import urlencode
 from tornado.httpclient import AsyncHTTPClient, HTTPClientError, HTTPRequest
 from tornado.websocket import WebSocketClientConnection, WebSocketClosedError, websocket_connect
 
+from mathgames.server.wire import V1_PROTOCOL, decode_v1, encode_v1
+
 __all__ = ["V1_PROTOCOL", "PageVisit", "decode_v1", "encode_v1", "kernel_id_of", "message",
            "visit"]
 
-#: The kernel websocket protocol of JupyterLab's and Voila's pages.
-V1_PROTOCOL = "v1.kernel.websocket.jupyter.org"
 
 _KERNEL_ID = re.compile(r'"kernelId":\s*"([0-9a-f-]{36})"')
 
@@ -61,32 +61,6 @@ def message(msg_type: str, channel: str, content: dict[str, Any] | None = None,
         "parent_header": {}, "metadata": metadata or {}, "content": content or {},
         "channel": channel, "buffers": [],
     }
-
-
-def encode_v1(msg: dict[str, Any]) -> bytes:
-    """A message as a v1 websocket frame: offsets, channel, header, parent, metadata, content."""
-    parts = [msg["channel"].encode()] + [
-        json.dumps(msg[key]).encode()
-        for key in ("header", "parent_header", "metadata", "content")]
-    offsets = [8 * (len(parts) + 2)]
-    for part in parts:
-        offsets.append(offsets[-1] + len(part))
-    return b"".join([len(offsets).to_bytes(8, "little"),
-                     *(o.to_bytes(8, "little") for o in offsets), *parts])
-
-
-def decode_v1(frame: bytes) -> dict[str, Any]:
-    """A v1 websocket frame as a message dict (with ``msg_type`` at the top, as the JSON one)."""
-    count = int.from_bytes(frame[:8], "little")
-    offsets = [int.from_bytes(frame[8 * (i + 1):8 * (i + 2)], "little") for i in range(count)]
-    parts = [frame[offsets[i]:offsets[i + 1]] for i in range(count - 1)]
-    msg: dict[str, Any] = {"channel": parts[0].decode()}
-    for key, part in zip(("header", "parent_header", "metadata", "content"), parts[1:5],
-                         strict=False):
-        msg[key] = json.loads(part)
-    msg["buffers"] = parts[5:]
-    msg["msg_type"] = msg.get("header", {}).get("msg_type")
-    return msg
 
 
 @dataclass

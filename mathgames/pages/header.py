@@ -17,75 +17,17 @@ True
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 import ipywidgets as w
 
 from mathgames.core.i18n import LANGUAGES, get_language, set_language, translator
 from mathgames.core.svg import esc
 from mathgames.core.ui_widget import PageHelper
+from mathgames.page_list import PAGES, Page, page_path, page_title
 from mathgames.site.links import joinable, static_site, static_site_block
 
-__all__ = ["PAGES", "Page", "header", "header_html", "landing", "landing_html", "link", "page_path",
-           "page_title"]
+__all__ = ["ICONS", "card_html", "header", "header_html", "landing", "landing_html", "link"]
 
 _ = translator("app")
-
-
-@dataclass(frozen=True)
-class Page:
-    """One page of the app: its notebook, its kind, and a picture for its card."""
-
-    notebook: str
-    kind: str  # "game" or "lesson" or "class" or "demo"
-    icon: str  # an SVG body drawn in a 0 0 100 70 box
-
-    @property
-    def title(self) -> str:
-        """The page's title in the current language."""
-        return {
-            "triomino.ipynb": _("Triomino"),
-            "mosaic.ipynb": _("Mosaic"),
-            "matematiko.ipynb": _("Matematiko"),
-            "halma.ipynb": _("Halma"),
-            "chinese_checkers.ipynb": _("Chinese checkers"),
-            "explore/triomino_combinatorics.ipynb": _("How many tiles, and why?"),
-            "explore/matematiko_probabilities.ipynb": _("Matematiko odds"),
-            "explore/board_geometry.ipynb": _("The geometry of the boards"),
-            "explore/mosaics.ipynb": _("Mosaics and polyiamonds"),
-            "board_demo.ipynb": _("Board widget demo"),
-            "teacher.ipynb": _("Teacher"),
-            "join.ipynb": _("Join a class"),
-            "table.ipynb": _("A table for friends"),
-        }[self.notebook]
-
-    @property
-    def description(self) -> str:
-        """A one-line description in the current language."""
-        return {
-            "triomino.ipynb": _(
-                "Triangular dominoes: match the corners, build bridges and hexagons."),
-            "mosaic.ipynb": _(
-                "Turn the tiles face down: build a snake, a bird, a cat, a samurai."),
-            "matematiko.ipynb": _(
-                "Place 25 called numbers on a 5x5 grid and score poker-like lines."),
-            "halma.ipynb": _("Step and jump your pieces across a 16x16 board into the far camp."),
-            "chinese_checkers.ipynb": _("The same race on a six-pointed star of 121 holes."),
-            "explore/triomino_combinatorics.ipynb": _(
-                "Count the tiles, the missing mirror tiles and the chance of a triple."),
-            "explore/matematiko_probabilities.ipynb": _(
-                "Exact probabilities of every combination and what strategy is worth."),
-            "explore/board_geometry.ipynb": _(
-                "Hexagonal and triangular numbers, distances, and the shortest crossing."),
-            "explore/mosaics.ipynb": _(
-                "Count the figures of n triangles, mirror images, and a perimeter rule."),
-            "board_demo.ipynb": _("Click the cells: the widget that every game draws on."),
-            "teacher.ipynb": _("Open a class: the students join from their own devices, "
-                               "you call the numbers and see the results."),
-            "join.ipynb": _("Type the class code and your first name, then play along."),
-            "table.ipynb": _("Halma, Chinese checkers or Triomino, each player on their "
-                             "own device."),
-        }[self.notebook]
 
 
 _ICON_TRIOMINO = (
@@ -160,22 +102,22 @@ _ICON_DEMO = (
     '<rect x="55" y="40" width="20" height="20" fill="#E69F00"/>'
 )
 
-#: Every page of the app, in the order of the landing page.
-PAGES: tuple[Page, ...] = (
-    Page("triomino.ipynb", "game", _ICON_TRIOMINO),
-    Page("mosaic.ipynb", "game", _ICON_MOSAIC),
-    Page("matematiko.ipynb", "game", _ICON_MATEMATIKO),
-    Page("halma.ipynb", "game", _ICON_HALMA),
-    Page("chinese_checkers.ipynb", "game", _ICON_STAR),
-    Page("teacher.ipynb", "class", _ICON_CLASS),
-    Page("join.ipynb", "class", _ICON_JOIN),
-    Page("table.ipynb", "class", _ICON_TABLE),
-    Page("explore/triomino_combinatorics.ipynb", "lesson", _ICON_LESSON_TRIO),
-    Page("explore/matematiko_probabilities.ipynb", "lesson", _ICON_LESSON_MATE),
-    Page("explore/board_geometry.ipynb", "lesson", _ICON_LESSON_GEOM),
-    Page("explore/mosaics.ipynb", "lesson", _ICON_LESSON_MOSAIC),
-    Page("board_demo.ipynb", "demo", _ICON_DEMO),
-)
+#: The picture on each page's card (an SVG body drawn in a 0 0 100 70 box).
+ICONS: dict[str, str] = {
+    "triomino.ipynb": _ICON_TRIOMINO,
+    "mosaic.ipynb": _ICON_MOSAIC,
+    "matematiko.ipynb": _ICON_MATEMATIKO,
+    "halma.ipynb": _ICON_HALMA,
+    "chinese_checkers.ipynb": _ICON_STAR,
+    "teacher.ipynb": _ICON_CLASS,
+    "join.ipynb": _ICON_JOIN,
+    "table.ipynb": _ICON_TABLE,
+    "explore/triomino_combinatorics.ipynb": _ICON_LESSON_TRIO,
+    "explore/matematiko_probabilities.ipynb": _ICON_LESSON_MATE,
+    "explore/board_geometry.ipynb": _ICON_LESSON_GEOM,
+    "explore/mosaics.ipynb": _ICON_LESSON_MOSAIC,
+    "board_demo.ipynb": _ICON_DEMO,
+}
 
 #: Pages that link to each other from the header bar (a game and its other mode).
 RELATED: dict[str, tuple[str, ...]] = {
@@ -227,20 +169,6 @@ STYLE = """
 """
 
 
-def page_path(notebook: str, language: str | None = None) -> str:
-    """Where a page lives for a language: lessons have one copy per language.
-
-    >>> page_path("explore/board_geometry.ipynb", "pl")
-    'explore/pl/board_geometry.ipynb'
-    >>> page_path("explore/board_geometry.ipynb", "en"), page_path("halma.ipynb", "pl")
-    ('explore/board_geometry.ipynb', 'halma.ipynb')
-    """
-    language = language or get_language()
-    if notebook.startswith("explore/") and notebook.count("/") == 1 and language != "en":
-        return f"explore/{language}/{notebook.split('/', 1)[1]}"
-    return notebook
-
-
 def link(notebook: str, language: str | None = None, here: str = "") -> str:
     """The address of a page, relative to the page at ``here``, carrying the language.
 
@@ -265,25 +193,6 @@ def link(notebook: str, language: str | None = None, here: str = "") -> str:
 
 def _related_text(notebook: str) -> str:
     return _("Mosaic from the tiles") if notebook == "mosaic.ipynb" else _("Play Triomino")
-
-
-def page_title(notebook: str) -> str:
-    """The title of a page in the current language (a lesson's teacher page is named after it).
-
-    >>> page_title("halma.ipynb")
-    'Halma'
-    >>> page_title("explore/board_geometry_teacher.ipynb")
-    "The geometry of the boards: teacher's notes"
-    >>> page_title("nowhere.ipynb")
-    ''
-    """
-    titles = {p.notebook: p for p in PAGES}
-    if notebook in titles:
-        return titles[notebook].title
-    lesson = titles.get(notebook.replace("_teacher.ipynb", ".ipynb"))
-    if notebook.endswith("_teacher.ipynb") and lesson is not None:
-        return _("{lesson}: teacher's notes").format(lesson=lesson.title)
-    return ""
 
 
 def header_html(notebook: str, title: str | None = None) -> str:
@@ -338,18 +247,25 @@ def header(notebook: str, title: str | None = None, language: str | None = None)
     return w.VBox([bar, PageHelper()])
 
 
+def card_html(page: Page, note: str = "") -> str:
+    """A page's card on a landing page: its picture, title and description (and ``note``).
+
+    >>> 'href="halma.ipynb?lang=' in card_html(PAGES[4]) and "<h3>Halma</h3>" in card_html(PAGES[4])
+    True
+    """
+    return (f'<a class="mg-card" data-kind="{page.kind}" href="{esc(link(page.notebook))}">'
+            f'<svg viewBox="0 0 100 70" role="img" aria-hidden="true">'
+            f'{ICONS[page.notebook]}</svg>'
+            f"<h3>{esc(page.title)}</h3><p>{esc(page.description)}</p>{note}</a>")
+
+
 def landing_html() -> str:
     """The cards of the landing page as HTML."""
     sections = []
     # The board demo is for developers: it stays reachable by its address, not on the cards.
     for kind, heading in (("game", _("Games")), ("class", _("Play together")),
                           ("lesson", _("Lessons"))):
-        cards = "".join(
-            f'<a class="mg-card" data-kind="{kind}" href="{esc(link(page.notebook))}">'
-            f'<svg viewBox="0 0 100 70" role="img" aria-hidden="true">{page.icon}</svg>'
-            f"<h3>{esc(page.title)}</h3><p>{esc(page.description)}</p></a>"
-            for page in PAGES if page.kind == kind
-        )
+        cards = "".join(card_html(page) for page in PAGES if page.kind == kind)
         sections.append(f'<h2 class="mg-section">{esc(heading)}</h2>'
                         f'<div class="mg-cards">{cards}</div>')
     intro = _("Four classic games, a mosaic of the Triomino tiles, games for a whole class, "
@@ -361,7 +277,7 @@ def landing_html() -> str:
 
 def landing() -> w.VBox:
     """The whole landing page: header, the class address in classroom mode, and cards."""
-    from mathgames.app.address import class_address_block
+    from mathgames.pages.address import class_address_block
 
     cards = w.HTML(landing_html())
     cards.add_class("mg-landing")

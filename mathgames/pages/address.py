@@ -1,6 +1,6 @@
 """The address students type in classroom mode, and its block on the landing page.
 
-``python -m mathgames.app.serve --classroom`` finds the computer's address on
+``python -m mathgames.server.serve --classroom`` finds the computer's address on
 the local network (:func:`lan_address`), prints the address students type and
 passes it to the kernels as ``MATHGAMES_CLASS_URL``; the landing page then shows
 it in large letters beside a QR code (drawn by segno) that a tablet's camera opens.

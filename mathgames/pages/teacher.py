@@ -3,7 +3,7 @@
 The class is a log in the shared store (:mod:`mathgames.classroom`); this page
 appends the teacher's calls (checked against the teacher's token, which the
 browser keeps in local storage so that a reload resumes the class) and redraws
-when students join and place (:class:`~mathgames.app.classroom_live.LiveFeed`).
+when students join and place (:class:`~mathgames.pages.live.LiveFeed`).
 After the 25th number it shows the ranking (shared ranks for ties), each grid,
 a chart of the class's scores beside a random player and the bots on the same
 numbers, and a CSV export. ``tests/classroom/test_classroom_pages.py`` drives it.
@@ -22,14 +22,6 @@ from urllib.parse import quote
 import bqplot as bq
 import ipywidgets as w
 
-from mathgames.app.classroom_live import (
-    LiveFeed,
-    classroom,
-    join_address,
-    message_html,
-    qr_svg,
-    read_pass,
-)
 from mathgames.classroom.session import (
     ClassState,
     Standing,
@@ -47,6 +39,14 @@ from mathgames.matematiko.deck import DEAL_LENGTH
 from mathgames.matematiko.match import full_lines
 from mathgames.matematiko.odds import expected_random_score
 from mathgames.matematiko.view import render_grid
+from mathgames.pages.live import (
+    LiveFeed,
+    classroom,
+    join_address,
+    message_html,
+    qr_svg,
+    read_pass,
+)
 
 __all__ = ["STORAGE_KEY", "TeacherPage", "random_scores"]
 

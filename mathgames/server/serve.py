@@ -1,6 +1,6 @@
-"""Serve the Voila app: ``python -m mathgames.app.serve`` (what ``make app`` runs).
+"""Serve the Voila app: ``python -m mathgames.server.serve`` (what ``make app`` runs).
 
-The app's server is Voila's standalone server (:mod:`mathgames.app.voila_server`):
+The app's server is Voila's standalone server (:mod:`mathgames.server.app`):
 the landing page at ``/``, every notebook of the notebooks folder (and its
 subfolders) as a page at ``/voila/render/<path>``, their static files and their
 kernels' websockets, and nothing else: no JupyterLab, no Notebook, no
@@ -12,7 +12,7 @@ the browser may not ask a kernel to execute code.
 - ``--password`` (or ``MATHGAMES_PASSWORD``) puts a class password page in front of
   every page.
 - ``--max-kernels`` caps the pages open at once (default: :func:`default_max_kernels`,
-  from the computer's memory, see :mod:`mathgames.app.admission`); past it, or when a
+  from the computer's memory, see :mod:`mathgames.server.admission`); past it, or when a
   page would make the computer swap, visitors get a translated "busy" page.
 - The kernel of a closed, reloaded or left page ends within about 15 s; that of a page
   that never connected within 5 minutes, 20 s when the server is near its limit or
@@ -25,7 +25,7 @@ the browser may not ask a kernel to execute code.
 
 >>> cmd = server_command(Path("notebooks"), port=8866)
 >>> cmd[1:3], cmd[3:5]
-(['-m', 'mathgames.app.serve'], ['--port', '8866'])
+(['-m', 'mathgames.server.serve'], ['--port', '8866'])
 >>> "--classroom" in server_command(Path("notebooks"), 8866, classroom=True)
 True
 """
@@ -47,7 +47,13 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
-from mathgames.app.admission import GUARD_MIN_MIB, PAGE_MIB, RESERVE_MIB, memory_cap, total_memory
+from mathgames.server.admission import (
+    GUARD_MIN_MIB,
+    PAGE_MIB,
+    RESERVE_MIB,
+    memory_cap,
+    total_memory,
+)
 
 __all__ = [
     "FORK_PROVISIONER",
@@ -68,7 +74,7 @@ __all__ = [
 SERVER_SETTINGS: dict[str, dict[str, object]] = {
     "MappingKernelManager": {
         # A backstop: the app's server ends the kernel of a page that left within about
-        # 20 s (mathgames.app.voila_server.KernelReaper); Binder culls after 10 minutes.
+        # 20 s (mathgames.server.app.KernelReaper); Binder culls after 10 minutes.
         "cull_idle_timeout": 600,
         "cull_interval": 60,
         "cull_connected": False,
@@ -96,7 +102,7 @@ SERVER_SETTINGS: dict[str, dict[str, object]] = {
 #: this package, see pyproject.toml).
 FORK_PROVISIONER = "mathgames-fork"
 
-#: Memory counted per open page by the memory rule (:data:`mathgames.app.admission.PAGE_MIB`).
+#: Memory counted per open page by the memory rule (:data:`mathgames.server.admission.PAGE_MIB`).
 KERNEL_BUDGET_MIB = PAGE_MIB
 
 #: The environment variable that may name the trusted proxies (as ``--trusted-proxy``).
@@ -105,7 +111,7 @@ TRUSTED_PROXY_VARIABLE = "MATHGAMES_TRUSTED_PROXY"
 
 def default_max_kernels(total_bytes: int | None = None) -> int:
     """The default cap on open pages: the memory less 1 GiB, at 64 MiB a page
-    (:func:`mathgames.app.admission.memory_cap`).
+    (:func:`mathgames.server.admission.memory_cap`).
 
     >>> default_max_kernels(4 * 2**30), default_max_kernels(8 * 2**30)
     (48, 112)
@@ -129,7 +135,7 @@ def trusted_proxies(options: list[str] | None, environ: dict[str, str] | None = 
     ...
     ValueError: --trusted-proxy: 'haproxy' is not an IP address or network
     """
-    from mathgames.app.voila_server import trusted_networks
+    from mathgames.server.app import trusted_networks
 
     if options is None:
         options = [(environ if environ is not None else os.environ).get(
@@ -157,7 +163,7 @@ def server_command(root: Path, port: int, *, classroom: bool = False,
     A class password goes through the ``MATHGAMES_PASSWORD`` environment variable,
     which other users of the computer cannot read in its list of processes.
     """
-    cmd = [sys.executable, "-m", "mathgames.app.serve", "--port", str(port),
+    cmd = [sys.executable, "-m", "mathgames.server.serve", "--port", str(port),
            "--root", str(root)]
     if classroom:
         cmd.append("--classroom")
@@ -303,7 +309,7 @@ def app_config(root: Path, port: int, ip: str, max_kernels: int, class_url: str 
     # signing key written in the teacher's Jupyter folder at the first page)
     config.NotebookNotary.db_file = ":memory:"
     config.NotebookNotary.secret = secrets.token_bytes(32)
-    # Pages' kernels fork from a warm template (mathgames.app.kernel_forks): a page's
+    # Pages' kernels fork from a warm template (mathgames.server.kernel_forks): a page's
     # kernel starts in milliseconds instead of about 0.4 CPU seconds.
     config.AppVoila.fork_kernels = fork_kernels
     config.AppVoila.render_slots = render_slots
@@ -316,7 +322,7 @@ def app_config(root: Path, port: int, ip: str, max_kernels: int, class_url: str 
 
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
-        prog="python -m mathgames.app.serve",
+        prog="python -m mathgames.server.serve",
         description="Serve the mathgames app (Voila, app pages only).")
     parser.add_argument("--port", type=int, default=None,
                         help="the port (default 8866; 8888 with --lab)")
@@ -377,8 +383,8 @@ def main(argv: list[str] | None = None) -> int:
 
     from jupyter_server.auth.security import passwd
 
-    from mathgames.app.address import CLASS_URL_VARIABLE, lan_address
-    from mathgames.app.voila_server import AppVoila
+    from mathgames.pages.address import CLASS_URL_VARIABLE, lan_address
+    from mathgames.server.app import AppVoila
 
     port = args.port or 8866
     password = args.password if args.password is not None else os.environ.get(

@@ -28,8 +28,9 @@ from __future__ import annotations
 import os
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Protocol
 
-__all__ = ["GUARD_MIN_MIB", "PAGE_MIB", "RESERVE_MIB", "Admission", "memory_cap",
+__all__ = ["GUARD_MIN_MIB", "PAGE_MIB", "RESERVE_MIB", "Admission", "Door", "memory_cap",
            "read_meminfo"]
 
 #: Memory counted for each open page (a game page's kernel measures 27 MiB PSS).
@@ -141,3 +142,69 @@ class Admission:
         'cap'
         """
         return "cap" if self.cap and open_pages >= self.cap else "memory"
+
+
+class Reaper(Protocol):
+    """What the door needs of the reaper (:class:`mathgames.server.reaper.KernelReaper`)."""
+
+    ending: set[str]
+
+    def flooding(self, address: str) -> bool: ...
+    def make_way(self, address: str) -> None: ...
+    def evict(self, for_address: str = "") -> bool: ...
+
+
+class Door:
+    """The server's one decision on a visitor: a page, or the "busy" page, and why.
+
+    ``running()`` counts the server's kernels; ``pending()`` the pages admitted whose kernel
+    has not started yet; ``rendering()`` the pages being rendered (their kernels still
+    growing, not yet seen in the memory's reading). The rules, in order:
+
+    - a **flood** (an address whose pages never connect, told by the reaper) gets nothing
+      while the server is :meth:`crowded`, and otherwise one page in place of its oldest;
+    - the **memory rule** (:class:`Admission`: the cap, and no swapping) admits the page;
+    - else the reaper **evicts** a page no one uses (a flood's first, never the visitor's
+      own unconnected page) and the memory rule is asked again.
+
+    >>> door = Door(Admission(cap=2, meminfo=lambda: {}), None, running=lambda: 1)
+    >>> door.admit("10.0.0.7")
+    ''
+    >>> Door(Admission(cap=1, meminfo=lambda: {}), None, running=lambda: 1).admit("10.0.0.7")
+    'cap'
+    """
+
+    def __init__(self, admission: Admission, reaper: Reaper | None, running: Callable[[], int],
+                 pending: Callable[[], int] = lambda: 0,
+                 rendering: Callable[[], int] = lambda: 0) -> None:
+        self.admission = admission
+        self.reaper = reaper
+        self.running = running
+        self.pending = pending
+        self.rendering = rendering
+
+    def open_pages(self) -> int:
+        """Pages open or on their way (kernels being ended no longer count)."""
+        ending = len(self.reaper.ending) if self.reaper is not None else 0
+        return max(0, self.running() - ending) + self.pending()
+
+    def crowded(self) -> bool:
+        """Whether the server is near its limit: 3/4 of its cap, or memory for 8 pages."""
+        if self.admission.cap and self.running() >= 0.75 * self.admission.cap:
+            return True
+        return not self.admission.admits(0, starting=8)
+
+    def admit(self, address: str) -> str:
+        """``""`` when a page from ``address`` may open now, else why not, in a word for
+        the server's log (``"flood"``, ``"cap"`` or ``"memory"``)."""
+        reaper = self.reaper
+        if reaper is not None and reaper.flooding(address):
+            if self.crowded():
+                return "flood"
+            reaper.make_way(address)
+        if self.admission.admits(self.open_pages(), self.rendering()):
+            return ""
+        if reaper is not None and reaper.evict(address) and self.admission.admits(
+                self.open_pages(), self.rendering()):
+            return ""
+        return self.admission.why_not(self.open_pages())

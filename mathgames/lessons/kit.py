@@ -535,7 +535,8 @@ def game_link(notebook: str, text: str, lesson: str) -> w.HTML:
     ...                                      "explore/triomino_combinatorics.ipynb").value
     True
     """
-    from mathgames.app.page import link, page_path
+    from mathgames.page_list import page_path
+    from mathgames.pages.header import link
 
     address = link(notebook, here=page_path(lesson))
     box = w.HTML(f'<p style="font-size:20px">▶ <a href="{html.escape(address)}" '
@@ -561,7 +562,8 @@ def teacher_link(lesson: str) -> w.HTML:
     >>> "board_geometry_teacher.ipynb" in teacher_link("explore/board_geometry.ipynb").value
     True
     """
-    from mathgames.app.page import link, page_path
+    from mathgames.page_list import page_path
+    from mathgames.pages.header import link
 
     address = link(lesson.replace(".ipynb", "_teacher.ipynb"), here=page_path(lesson))
     text = _("For the teacher: a 45-minute route through this lesson, hints and answers")

@@ -1,1 +1,0 @@
-"""The Voila app around the games: serving, page headers, the landing page."""

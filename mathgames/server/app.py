@@ -1,0 +1,219 @@
+"""The app's own Voila server: the app's pages, their files and kernels, and nothing else.
+
+:class:`AppVoila` is Voila's standalone application (no Jupyter server, so no
+JupyterLab, Notebook, terminals, contents API or kernels API that starts a
+kernel) with these changes:
+
+- ``/`` redirects to the landing page (keeping ``?lang=``); the file tree and its
+  contents listing are gone; any notebook under the root folder is a page at
+  ``/voila/render/<path>``.
+- The page handler renders a page only while the door admits it (fewer than
+  ``max_kernels`` kernels run or are being started, and no swapping), and otherwise
+  answers with a friendly,
+  translated "busy" page (HTTP 503) without touching what runs. It also sets the
+  ``_xsrf`` cookie, which the page's "close" beacon (``POST
+  /voila/api/shutdown/<kernel>``) must send back: without it the beacon is
+  refused (voila-dashboards/voila#1458) and the kernel of a closed page lives on.
+- The reaper ends the kernel of a page that disconnected and did not
+  come back (a killed browser sends no beacon), and the kernel of a page that never
+  connected (a ``curl``, a link preview, a page abandoned while it loaded): after
+  ``unconnected_grace`` (300 s), or ``crowded_grace`` (20 s) once the server is near its
+  cap or the device's address floods it (holds more than ``unconnected_per_address``
+  such pages for 5 s). A flooding address gets no page while the server is near its
+  limit, and otherwise one in place of its oldest; a full server ends a flood's page,
+  else the stalest page no one uses, before it turns a visitor away.
+  Prefetches and ``HEAD`` start no kernel.
+- The visitor's address is the connection's, or, from a proxy the teacher named
+  (``--trusted-proxy``), the one the proxy saw.
+- With a class password, a small translated login page comes first.
+
+Every user-facing text is translated (:mod:`mathgames.server.notices`). The rooms: the
+handlers (:mod:`~mathgames.server.handlers`), the door and its memory rule
+(:mod:`~mathgames.server.admission`), the reaper (:mod:`~mathgames.server.reaper`),
+visitors' addresses (:mod:`~mathgames.server.proxy`), the websocket's frames
+(:mod:`~mathgames.server.wire`), rendering (:mod:`~mathgames.server.render`), the
+password (:mod:`~mathgames.server.login`) and forked kernels
+(:mod:`~mathgames.server.kernel_forks`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import signal
+from typing import Any
+
+from jupyter_server.auth.login import LoginFormHandler
+from jupyter_server.services.kernels.handlers import KernelHandler
+from jupyter_server.utils import url_path_join
+from tornado.ioloop import IOLoop, PeriodicCallback
+from traitlets import Bool, Float, Int, List, Unicode
+from voila.app import Voila
+from voila.static_file_handler import TemplateStaticFileHandler
+from voila.tornado.contentshandler import VoilaContentsHandler
+from voila.tornado.handler import TornadoVoilaHandler
+from voila.tornado.kernel_websocket_handler import VoilaKernelWebsocketHandler
+from voila.tornado.treehandler import TornadoVoilaTreeHandler
+
+from mathgames.pages.address import address_html
+from mathgames.server.admission import Admission, Door
+from mathgames.server.handlers import (
+    AppKernelHandler,
+    AppKernelWebsocketHandler,
+    AppPageHandler,
+    AppTemplateFileHandler,
+    LandingRedirectHandler,
+)
+from mathgames.server.kernel_forks import KernelTemplate
+from mathgames.server.login import AppLoginHandler, AppLogoutHandler
+from mathgames.server.proxy import trusted_networks
+from mathgames.server.reaper import KernelReaper
+from mathgames.server.render import RENDER, RenderLedger, cache_page_templates, lighter_page_config
+from mathgames.server.sockets import allow_sockets
+
+__all__ = ["AppVoila"]
+
+
+def _quiet_trust(record: logging.LogRecord) -> bool:
+    """Drop the contents manager's "Notebook ... is not trusted" (a warning for every
+    page: Voila runs the notebooks anew, their signatures do not matter here).
+
+    >>> _quiet_trust(logging.makeLogRecord({"msg": "Notebook %s is not trusted"}))
+    False
+    >>> _quiet_trust(logging.makeLogRecord({"msg": "Kernel started: %s"}))
+    True
+    """
+    return record.msg != "Notebook %s is not trusted"
+
+
+class AppVoila(Voila):
+    """Voila's standalone server with the app's pages, cap, reaper and login page."""
+
+    name = "mathgames"
+    max_kernels = Int(0, config=True, help="At most this many kernels (0: no cap).")
+    disconnected_grace = Float(10.0, config=True,
+                               help="End a kernel this many seconds after its page left.")
+    # as long as a page's websocket waits for its kernel (serve.py, kernel_info_timeout): with
+    # 30 pages loading on a busy 2-core machine, a page may take over a minute to connect;
+    # a flood or a full server gets crowded_grace instead
+    unconnected_grace = Float(300.0, config=True,
+                              help="End a kernel whose page was sent but never connected "
+                                   "after this long.")
+    crowded_grace = Float(20.0, config=True,
+                          help="... only this long when the server is near its limit, or when "
+                               "the visitor's address holds more than unconnected_per_address "
+                               "such pages.")
+    unconnected_per_address = Int(4, config=True,
+                                  help="Pages that never connected one address may hold before "
+                                       "they get the short grace.")
+    trusted_proxies = List(Unicode(), config=True,
+                           help="Proxies (addresses or networks) whose X-Forwarded-For names "
+                                "the visitor's address.")
+    reap_interval = Float(2.0, config=True, help="Look for kernels to end this often (s).")
+    class_url = Unicode("", config=True, help="The address students type (classroom mode).")
+    render_slots = Int(0, config=True,
+                       help="Render at most this many pages at once (the others wait their "
+                            "turn, in order; 0: no limit).")
+    fork_kernels = Bool(True, config=True,
+                        help="Fork pages' kernels from a warm template process "
+                             "(mathgames.server.kernel_forks) instead of starting each anew.")
+    #: the kernel template this server started (None without one), and whether it stopped
+    template: KernelTemplate | None = None
+    _stopped = False
+
+    def init_settings(self) -> dict[str, Any]:
+        cache_page_templates()
+        if self.voila_configuration.page_config_hook is None:
+            self.voila_configuration.page_config_hook = lighter_page_config
+        settings = super().init_settings()
+        start_kernel = self.kernel_manager.start_kernel
+
+        async def start_and_note(*args: Any, **kwargs: Any) -> str:
+            render = RENDER.get()
+            try:
+                kernel_id = await start_kernel(*args, **kwargs)
+            finally:
+                if render is not None:  # the kernel counts itself now
+                    render.release()
+            if render is not None:  # started for a page: the reaper waits for its render
+                render.kernels.append(kernel_id)
+            return kernel_id
+
+        self.kernel_manager.start_kernel = start_and_note
+        allow_sockets(self.kernel_manager.context, self.max_kernels)
+        self.renders = RenderLedger()
+        self.reaper = KernelReaper(self, self.disconnected_grace, self.unconnected_grace,
+                                   self.crowded_grace, self.unconnected_per_address)
+        self.door = Door(Admission(self.max_kernels), self.reaper,
+                         running=lambda: len(self.kernel_manager.list_kernel_ids()),
+                         pending=lambda: self.renders.pending,
+                         rendering=lambda: self.renders.rendering)
+        self.reaper.crowded = self.door.crowded
+        settings.update(
+            mathgames_max_kernels=self.max_kernels,
+            mathgames_door=self.door,
+            mathgames_reaper=self.reaper,
+            mathgames_renders=self.renders,
+            mathgames_trusted_proxies=trusted_networks(self.trusted_proxies),
+            mathgames_render_slots=(asyncio.Semaphore(self.render_slots)
+                                    if self.render_slots > 0 else None),
+        )
+        return settings
+
+    def init_handlers(self) -> list[Any]:
+        replaced: dict[type, type] = {
+            TornadoVoilaHandler: AppPageHandler,
+            KernelHandler: AppKernelHandler,
+            VoilaKernelWebsocketHandler: AppKernelWebsocketHandler,
+            TemplateStaticFileHandler: AppTemplateFileHandler,
+        }
+        handlers: list[Any] = [(url_path_join(self.server_url, "/?"), LandingRedirectHandler)]
+        for pattern, handler, *rest in super().init_handlers():
+            if handler in (TornadoVoilaTreeHandler, VoilaContentsHandler):
+                continue  # no file tree, no contents listing
+            if issubclass(handler, LoginFormHandler):
+                handler = AppLoginHandler
+            elif pattern.rstrip("$").endswith("/logout"):
+                handler = AppLogoutHandler
+            handlers.append((pattern, replaced.get(handler, handler), *rest))
+        return handlers
+
+    def start(self) -> None:
+        self.log.addFilter(_quiet_trust)
+        self._reaping = PeriodicCallback(self.reaper.tick, self.reap_interval * 1000)
+        self._reaping.start()
+        if self.class_url:
+            address_html(self.class_url)  # fails now, not on the landing page, if it cannot
+        # Voila's SIGTERM handler stops self.ioloop: give it the loop now, so that a
+        # SIGTERM while the template starts stops the server cleanly once it runs. A
+        # closed terminal window (SIGHUP) stops it the same way, unless it was started
+        # to survive one (nohup)
+        self.ioloop = IOLoop.current()
+        if signal.getsignal(signal.SIGHUP) is not signal.SIG_IGN:
+            signal.signal(signal.SIGHUP, self._handle_signal_stop)
+        if self.fork_kernels:
+            # its socket beside the kernels' (a root short enough for a socket's address)
+            self.template = KernelTemplate.start(folder=self.connection_dir_root)
+            if self.template is None:
+                self.log.warning("mathgames: no kernel template: kernels start the usual way")
+            else:
+                self.log.info("mathgames: kernels fork from a template (pid %d)",
+                              self.template.process.pid)
+        try:
+            super().start()
+        except SystemExit:  # no port after all (Voila exits): remove what it made
+            self.stop()
+            raise
+
+    def stop(self) -> None:
+        if self._stopped:  # Voila stops it, and so may start()
+            return
+        self._stopped = True
+        try:
+            super().stop()
+        finally:
+            # the one this server started, even if it has ended already (Ctrl+C reaches
+            # it too): stop() also removes its socket and folder
+            if self.template is not None:
+                self.template.stop()
+

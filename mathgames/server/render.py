@@ -1,0 +1,158 @@
+"""How the server renders a page: templates compiled once, lighter pages without charts,
+a ledger of the pages on their way, and a bounded number of renders at once.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextvars
+from typing import Any
+
+import jinja2
+from voila.exporter import VoilaExporter
+
+from mathgames.page_list import PAGES_WITHOUT_CHARTS
+
+__all__ = ["CHART_EXTENSIONS", "RENDER", "SLOT_PATIENCE", "TEMPLATE_CACHE", "Render",
+           "RenderLedger", "TemplateCache", "cache_page_templates", "lighter_page_config",
+           "render_slot"]
+
+
+class TemplateCache(jinja2.BytecodeCache):
+    """Compiled page templates, kept in memory for the server's life.
+
+    Voila builds a new Jinja environment for every page, so each page compiled
+    the same templates again: about a quarter of the server's work per page. With
+    this cache a template is compiled once; Jinja checks the source's checksum, so
+    an edited template is compiled again.
+
+    >>> env = jinja2.Environment(loader=jinja2.DictLoader({"t": "{{ 1 + 1 }}"}),
+    ...                          bytecode_cache=TemplateCache())
+    >>> env.get_template("t").render(), len(env.bytecode_cache.store)
+    ('2', 1)
+    """
+
+    def __init__(self) -> None:
+        self.store: dict[str, bytes] = {}
+
+    def load_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
+        code = self.store.get(bucket.key)
+        if code is not None:
+            bucket.bytecode_from_string(code)
+
+    def dump_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
+        self.store[bucket.key] = bucket.bytecode_to_string()
+
+
+#: The server's one template cache (see :func:`cache_page_templates`).
+TEMPLATE_CACHE = TemplateCache()
+
+
+def cache_page_templates() -> None:
+    """Make every Voila page environment share :data:`TEMPLATE_CACHE` (idempotent)."""
+    if getattr(VoilaExporter, "_mathgames_cached", False):
+        return
+    create = VoilaExporter._create_environment
+
+    def create_with_cache(self: VoilaExporter) -> jinja2.Environment:
+        environment = create(self)
+        environment.bytecode_cache = TEMPLATE_CACHE
+        return environment
+
+    VoilaExporter._create_environment = create_with_cache
+    VoilaExporter._mathgames_cached = True
+
+
+#: Front-end extensions only charts (bqplot) and shown code (pygments) use.
+CHART_EXTENSIONS = frozenset({"bqplot", "bqscales", "jupyterlab_pygments"})
+
+
+def lighter_page_config(page_config: dict[str, Any], notebook_path: str | None = None,
+                        **_: Any) -> dict[str, Any]:
+    """Voila's ``page_config_hook``: a page without charts does not load chart code.
+
+    Every other page (the lessons, the teacher's page) keeps every extension.
+
+    >>> config = {"federated_extensions": [{"name": "bqplot"}, {"name": "anywidget"}]}
+    >>> [e["name"] for e in lighter_page_config(config, "halma.ipynb")["federated_extensions"]]
+    ['anywidget']
+    >>> len(lighter_page_config(config, "explore/board_geometry.ipynb")["federated_extensions"])
+    2
+    """
+    if (notebook_path or "").replace("\\", "/") not in PAGES_WITHOUT_CHARTS:
+        return page_config
+    extensions = page_config.get("federated_extensions", [])
+    return {**page_config, "federated_extensions": [
+        e for e in extensions if e.get("name") not in CHART_EXTENSIONS]}
+
+
+class RenderLedger:
+    """The server's pages on their way: admitted with no kernel yet (``pending``, counted
+    under the cap) and being rendered (``rendering``: their kernels still growing, so not
+    yet seen in the memory's reading). One per server.
+
+    >>> ledger = RenderLedger()
+    >>> render = ledger.begin()
+    >>> ledger.pending, ledger.rendering
+    (1, 1)
+    >>> render.release(); render.release()  # its kernel is in the manager's list now
+    >>> render.done()
+    >>> ledger.pending, ledger.rendering
+    (0, 0)
+    """
+
+    def __init__(self) -> None:
+        self.pending = 0
+        self.rendering = 0
+
+    def begin(self) -> Render:
+        """A page admitted now; the caller ends it with :meth:`Render.done`."""
+        return Render(self)
+
+
+class Render:
+    """One page being rendered: the kernels started for it, and its place in the ledger."""
+
+    def __init__(self, ledger: RenderLedger) -> None:
+        self.ledger = ledger
+        self.kernels: list[str] = []
+        self.pending = True
+        self.rendering = True
+        ledger.pending += 1
+        ledger.rendering += 1
+
+    def release(self) -> None:
+        """Its kernel is in the kernel manager's list now (or it will have none)."""
+        if self.pending:
+            self.pending = False
+            self.ledger.pending -= 1
+
+    def done(self) -> None:
+        """Its page was sent (or its request ended): its kernel has grown to its size."""
+        self.release()
+        if self.rendering:
+            self.rendering = False
+            self.ledger.rendering -= 1
+
+
+#: The page being rendered by the current request (set by the page handler).
+RENDER: contextvars.ContextVar[Render | None] = contextvars.ContextVar(
+    "mathgames_render", default=None)
+
+
+#: A page waits at most this long for a render slot, then renders anyway (a page whose
+#: notebook waits for something, such as a class page, never blocks the others for long).
+SLOT_PATIENCE = 20.0
+
+
+async def render_slot(slots: asyncio.Semaphore | None) -> asyncio.Semaphore | None:
+    """Wait for one of the server's page renders (``None``: no limit); what to release."""
+    if slots is None:
+        return None
+    try:
+        await asyncio.wait_for(slots.acquire(), SLOT_PATIENCE)
+    except asyncio.TimeoutError:
+        return None
+    return slots
+
+
