@@ -121,6 +121,19 @@ class AppVoila(Voila):
     template: KernelTemplate | None = None
     _stopped = False
 
+    def initialize(self, argv: Any = None) -> None:
+        """Voila's set-up, then the server's own rooms: the ledger of pages on their way,
+        the reaper and the door (both look the kernel manager up when they run)."""
+        super().initialize(argv)
+        self.renders = RenderLedger()
+        self.reaper = KernelReaper(self, self.disconnected_grace, self.unconnected_grace,
+                                   self.crowded_grace, self.unconnected_per_address)
+        self.door = Door(Admission(self.max_kernels), self.reaper,
+                         running=lambda: len(self.kernel_manager.list_kernel_ids()),
+                         pending=lambda: self.renders.pending,
+                         rendering=lambda: self.renders.rendering)
+        self.reaper.crowded = self.door.crowded
+
     def init_settings(self) -> dict[str, Any]:
         cache_page_templates()
         if self.voila_configuration.page_config_hook is None:
@@ -141,14 +154,6 @@ class AppVoila(Voila):
 
         self.kernel_manager.start_kernel = start_and_note
         allow_sockets(self.kernel_manager.context, self.max_kernels)
-        self.renders = RenderLedger()
-        self.reaper = KernelReaper(self, self.disconnected_grace, self.unconnected_grace,
-                                   self.crowded_grace, self.unconnected_per_address)
-        self.door = Door(Admission(self.max_kernels), self.reaper,
-                         running=lambda: len(self.kernel_manager.list_kernel_ids()),
-                         pending=lambda: self.renders.pending,
-                         rendering=lambda: self.renders.rendering)
-        self.reaper.crowded = self.door.crowded
         settings.update(
             mathgames_max_kernels=self.max_kernels,
             mathgames_door=self.door,
