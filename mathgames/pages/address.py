@@ -31,22 +31,25 @@ _ = translator("app")
 CLASS_URL_VARIABLE = "MATHGAMES_CLASS_URL"
 
 
-def lan_address() -> str:
-    """This computer's address on its local network (loopback when it has none).
+def lan_address() -> str | None:
+    """This computer's address on its local network, or ``None`` when it has none (only
+    loopback).
 
     Opening a UDP socket towards a private address sends nothing; it only makes
     the system choose the interface it would use.
 
-    >>> ipaddress.ip_address(lan_address()).version
-    4
+    >>> found = lan_address()
+    >>> found is None or not ipaddress.ip_address(found).is_loopback
+    True
     """
     with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
         try:
             probe.connect(("10.254.254.254", 9))
             address = probe.getsockname()[0]
         except OSError:
-            address = "127.0.0.1"
-    return address if not ipaddress.ip_address(address).is_unspecified else "127.0.0.1"
+            return None
+    ip = ipaddress.ip_address(address)
+    return None if ip.is_unspecified or ip.is_loopback else address
 
 
 def qr_svg(url: str) -> str:

@@ -42,7 +42,6 @@ __all__ = [
     "LiveFeed",
     "classroom",
     "join_address",
-    "lan_address",
     "message_html",
     "qr_svg",
     "query_value",
@@ -118,12 +117,6 @@ def query_value(name: str) -> str:
     return values[0][:40] if values else ""
 
 
-def lan_address() -> str | None:
-    """This machine's address on the local network (no packet is sent), if it has one."""
-    address = address_module.lan_address()
-    return None if address.startswith("127.") else address
-
-
 def join_address(page_url: str, code: str, page: str = "join.ipynb",
                  lan_host: str | None = None) -> str:
     """The address students type: the join page of this server, carrying the code.
@@ -141,7 +134,7 @@ def join_address(page_url: str, code: str, page: str = "join.ipynb",
     parts = urlsplit(page_url or "http://localhost:8866/voila/render/teacher.ipynb")
     host, port = parts.hostname or "localhost", parts.port
     if host in ("localhost", "127.0.0.1", "::1"):
-        host = lan_host or lan_address() or host
+        host = lan_host or address_module.lan_address() or host
     netloc = f"{host}:{port}" if port else host
     path = parts.path.rsplit("/", 1)[0] + "/" + page
     return urlunsplit((parts.scheme or "http", netloc, path, query, ""))

@@ -401,7 +401,7 @@ def main(argv: list[str] | None = None) -> int:
         return 1
     class_url = ""
     if args.classroom:
-        host = lan_address() if ip in ("0.0.0.0", "") else ip
+        host = (lan_address() or "127.0.0.1") if ip in ("0.0.0.0", "") else ip
         # MATHGAMES_PUBLIC_URL, when set, is the address students reach (a proxy, a name);
         # the class pages (the teacher's join address) read it too.
         public = os.environ.get("MATHGAMES_PUBLIC_URL", "").rstrip("/")
