@@ -10,7 +10,6 @@ import asyncio
 import os
 import time
 from collections.abc import Iterator
-from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -26,13 +25,7 @@ from mathgames.server.kernel_forks import (
     fork_request,
 )
 from mathgames.server.serve import FORK_PROVISIONER
-
-
-def run_apart(coroutine: Any) -> Any:
-    """Run a coroutine in a thread of its own: Playwright's sync API, used by other tests,
-    may leave an event loop running in this one."""
-    with ThreadPoolExecutor(1) as pool:
-        return pool.submit(asyncio.run, coroutine).result()
+from tests.kernel_loop import in_own_loop
 
 
 @pytest.fixture(scope="module")
@@ -122,7 +115,7 @@ def test_a_forked_kernel_is_a_real_separate_kernel(template: KernelTemplate,
                                 != psutil.STATUS_ZOMBIE for pid in pids]
         return found
 
-    found = run_apart(scenario())
+    found = in_own_loop(scenario())
     assert found["parents"] == [str(template.process.pid)] * 2  # forked by the template
     assert found["pids"][0] != found["pids"][1]
     assert found["languages"] == ["'pl'", "'cs'"]  # ?lang= reached each page's kernel
@@ -150,7 +143,7 @@ def test_without_the_template_kernels_launch_the_usual_way(fork_factory: None,
             KernelTemplate._current = kept
         return parent, os.getpid()
 
-    parent, me = run_apart(scenario())
+    parent, me = in_own_loop(scenario())
     assert parent == str(me)  # launched by this process, as jupyter_client always does
 
 
@@ -160,7 +153,7 @@ def test_the_template_refuses_a_malformed_request(template: KernelTemplate) -> N
             await template.fork({"argv": "-f x", "env": {}, "cwd": "/"})
         return str(refused.value)
 
-    assert "argv must be a list of strings" in run_apart(scenario())
+    assert "argv must be a list of strings" in in_own_loop(scenario())
     assert template.process.poll() is None  # and keeps serving
 
 

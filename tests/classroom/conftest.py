@@ -9,9 +9,10 @@
 
 from __future__ import annotations
 
+import asyncio
 import sys
 import uuid
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -20,7 +21,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from pgserver import PostgresServer
 
+import mathgames.pages.live as live
 from mathgames.classroom.store import Store, open_store
+from tests.kernel_loop import in_own_loop
 
 
 @pytest.fixture(scope="session")
@@ -61,3 +64,20 @@ def store(store_url: str) -> Iterator[Store]:
         yield opened
     finally:
         opened.close()
+
+
+@pytest.fixture
+def in_thread(store_url: str, monkeypatch: pytest.MonkeyPatch) -> Callable[..., None]:
+    """Run a test's body as a kernel runs a page: on an event loop of its own (see
+    ``tests/kernel_loop.py``), on a fresh store of each backend."""
+    monkeypatch.setenv("MATHGAMES_STORE", store_url)
+    monkeypatch.setattr(live, "_ROOM", None)
+
+    def close_store() -> None:
+        if live._ROOM is not None:
+            live._ROOM.store.close()
+
+    def run(body: Callable[[asyncio.AbstractEventLoop], None]) -> None:
+        in_own_loop(body, cleanup=close_store)
+
+    return run

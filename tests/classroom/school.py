@@ -57,22 +57,6 @@ HAPROXY_CFG = ROOT / "deploy" / "haproxy.cfg"
 PATIENCE = 180.0
 
 
-def run_apart(body: Any) -> Any:
-    """Run the coroutine ``body`` to its end on an event loop of its own; its result.
-
-    Playwright's sync API (a browser test earlier in the same xdist worker) leaves its own
-    loop marked as running in this thread while it waits between calls, and ``asyncio.run``
-    refuses to start beside it. Nothing runs on that loop while this test runs, so the mark
-    is set aside for the run and put back after it.
-    """
-    held = asyncio.events._get_running_loop()
-    asyncio.events._set_running_loop(None)
-    try:
-        return asyncio.run(body)
-    finally:
-        asyncio.events._set_running_loop(held)
-
-
 def haproxy_path() -> str | None:
     """Debian's haproxy (``.ci/ensure-haproxy`` installs it), if installed."""
     return shutil.which("haproxy") or ("/usr/sbin/haproxy" if Path("/usr/sbin/haproxy").exists()

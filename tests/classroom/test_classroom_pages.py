@@ -6,12 +6,21 @@ import asyncio
 import html
 import json
 import re
-import threading
-from collections import deque
 from collections.abc import Callable
-from typing import Any
 
 import pytest
+from pages_support import (
+    arrow_keys,
+    classroom_codes,
+    finish_game,
+    join_as,
+    join_table,
+    key_enter,
+    open_table,
+    open_with_a_bot,
+    opened_class,
+    run_until,
+)
 
 import mathgames.classroom.service as service
 import mathgames.pages.live as live
@@ -23,62 +32,9 @@ from mathgames.pages.table import TablePage
 from mathgames.pages.teacher import TeacherPage
 
 
-@pytest.fixture
-def in_thread(store_url: str, monkeypatch: pytest.MonkeyPatch) -> Callable[..., None]:
-    """Run a test's body in a thread with an event loop of its own (as a kernel has), on a
-    fresh store (both backends). Its own thread: Playwright's loop may be running in this one."""
-    monkeypatch.setenv("MATHGAMES_STORE", store_url)
-    monkeypatch.setattr(live, "_ROOM", None)
-
-    def run(body: Callable[[asyncio.AbstractEventLoop], None]) -> None:
-        failure: list[BaseException] = []
-
-        def main() -> None:
-            event_loop = asyncio.new_event_loop()
-            asyncio.set_event_loop(event_loop)
-            try:
-                body(event_loop)
-            except BaseException as error:
-                failure.append(error)
-            finally:
-                for task in asyncio.all_tasks(event_loop):
-                    task.cancel()
-                event_loop.run_until_complete(asyncio.sleep(0.05))
-                event_loop.close()
-                if live._ROOM is not None:
-                    live._ROOM.store.close()
-
-        thread = threading.Thread(target=main)
-        thread.start()
-        thread.join()
-        if failure:
-            raise failure[0]
-
-    return run
-
-
-def run_until(loop: asyncio.AbstractEventLoop, done: Callable[[], bool],
-              timeout: float = 20) -> None:
-    """Let the live feeds run until ``done()`` holds (fails after ``timeout`` s)."""
-    end = loop.time() + timeout
-    while not done():
-        if loop.time() > end:
-            raise AssertionError("the pages did not catch up")
-        loop.run_until_complete(asyncio.sleep(0.05))
-
-
-def join_as(teacher: TeacherPage, name: str) -> JoinPage:
-    """A student's page that has joined the teacher's class as ``name``."""
-    page = JoinPage(code=teacher.state.code)
-    page.name_input.value = name
-    page.join_button.click()
-    return page
-
-
 def test_a_class_game_across_pages_with_a_reload(in_thread: Callable[..., None]) -> None:
     def body(loop: asyncio.AbstractEventLoop) -> None:
-        teacher = TeacherPage()
-        teacher.open_class()
+        teacher = opened_class()
         code = teacher.state.code
         assert code in teacher.top.value and "<svg" in teacher.top.value  # code and QR code
         students = [join_as(teacher, name) for name in ("Ann", "Ben", "Cy")]
@@ -139,8 +95,7 @@ def test_a_class_game_across_pages_with_a_reload(in_thread: Callable[..., None])
 def test_a_number_typed_wrong_is_taken_back_on_every_page(
         in_thread: Callable[..., None]) -> None:
     def body(loop: asyncio.AbstractEventLoop) -> None:
-        teacher = TeacherPage()
-        teacher.open_class()
+        teacher = opened_class()
         assert teacher.uncall_button.disabled  # nothing called yet
         students = [join_as(teacher, name) for name in ("Ann", "Ben", "Cy")]
         ann, ben, cy = students
@@ -206,8 +161,7 @@ def test_a_number_typed_wrong_is_taken_back_on_every_page(
 
 def test_the_teacher_plays_again_with_the_same_class(in_thread: Callable[..., None]) -> None:
     def body(loop: asyncio.AbstractEventLoop) -> None:
-        teacher = TeacherPage()
-        teacher.open_class()
+        teacher = opened_class()
         students = [join_as(teacher, name) for name in ("Ann", "Ben")]
         run_until(loop, lambda: len(teacher.state.students) == 2)
 
@@ -270,8 +224,7 @@ def test_the_teacher_plays_again_with_the_same_class(in_thread: Callable[..., No
 
 def test_the_teacher_removes_a_name_from_the_class(in_thread: Callable[..., None]) -> None:
     def body(loop: asyncio.AbstractEventLoop) -> None:
-        teacher = TeacherPage()
-        teacher.open_class()
+        teacher = opened_class()
         assert teacher.remove_box.layout.display == "none"  # nobody to remove yet
         pages = {name: join_as(teacher, name) for name in ("Ann", "Bum", "Cy")}
         run_until(loop, lambda: len(teacher.state.students) == 3)
@@ -307,8 +260,7 @@ def test_the_teacher_removes_a_name_from_the_class(in_thread: Callable[..., None
 def test_a_student_plays_by_keyboard_and_hears_each_number(
         in_thread: Callable[..., None]) -> None:
     def body(loop: asyncio.AbstractEventLoop) -> None:
-        teacher = TeacherPage()
-        teacher.open_class()
+        teacher = opened_class()
         ann = join_as(teacher, "Ann")
         ann.board.press_key("Enter")  # nothing called yet: said, nothing placed
         assert ann.board.announce == "Wait for the teacher's next number"
@@ -338,8 +290,7 @@ def test_a_student_plays_by_keyboard_and_hears_each_number(
 
 def test_a_student_takes_back_a_tap_on_the_wrong_cell(in_thread: Callable[..., None]) -> None:
     def body(loop: asyncio.AbstractEventLoop) -> None:
-        teacher = TeacherPage()
-        teacher.open_class()
+        teacher = opened_class()
         ann, ben = join_as(teacher, "Ann"), join_as(teacher, "Ben")
         assert ann.undo_button.layout.display is None and ann.undo_button.disabled
         teacher.typed.value = "7"
@@ -393,8 +344,7 @@ def test_a_student_takes_back_a_tap_on_the_wrong_cell(in_thread: Callable[..., N
 
 def test_a_forged_pass_is_refused(in_thread: Callable[..., None]) -> None:
     def body(loop: asyncio.AbstractEventLoop) -> None:
-        teacher = TeacherPage()
-        teacher.open_class()
+        teacher = opened_class()
         ann = join_as(teacher, "Ann")
         forged = json.loads(ann.board.storage_value) | {"token": "forged"}
         intruder = JoinPage(code="")
@@ -415,8 +365,7 @@ def test_a_forged_pass_is_refused(in_thread: Callable[..., None]) -> None:
 
 def test_late_joiner_places_the_numbers_called_so_far(in_thread: Callable[..., None]) -> None:
     def body(loop: asyncio.AbstractEventLoop) -> None:
-        teacher = TeacherPage()
-        teacher.open_class()
+        teacher = opened_class()
         for card in (7, 7, 2):
             teacher.typed.value = str(card)
             teacher.typed_button.click()
@@ -426,31 +375,6 @@ def test_late_joiner_places_the_numbers_called_so_far(in_thread: Callable[..., N
         assert late.state.students[late.pid].grid[0] == 7
 
     in_thread(body)
-
-
-def open_table(game: str, name: str = "Ann", seats: int = 2, **page: Any) -> TablePage:
-    """A table page that has opened a table of ``game`` with ``seats`` seats and sits
-    ``name`` in its first seat (``page``: the page's own arguments)."""
-    opener = TablePage(**page)
-    opener.name_input.value = name
-    opener.game_choice.value = game
-    opener.seats_choice.value = seats
-    opener.open_button.click()
-    return opener
-
-
-def join_table(code: str, name: str) -> TablePage:
-    """A table page that has joined the table ``code`` as ``name``."""
-    page = TablePage(table=code)
-    page.name_input.value = name
-    page.join_button.click()
-    return page
-
-
-def open_with_a_bot(game: str) -> TablePage:
-    page = open_table(game)
-    page.start_button.click()
-    return page
 
 
 def test_two_tables_pages_play_chinese_checkers_with_a_bot(in_thread: Callable[..., None]) -> None:
@@ -536,26 +460,6 @@ def test_a_player_leaves_a_table_and_a_bot_plays_on(in_thread: Callable[..., Non
         assert ann.state.to_move == 0
 
     in_thread(body)
-
-
-def arrow_keys(topology: Any, start: str, goal: str) -> list[str]:
-    """The arrow keys that take the keyboard's frame from ``start`` to ``goal``."""
-    from mathgames.halma.view import ARROWS, arrow_table
-
-    table, came = arrow_table(topology), {topology.index(start): (-1, "")}
-    queue = deque([topology.index(start)])
-    while queue:
-        cell = queue.popleft()
-        for key in ARROWS:
-            nxt = table[(cell, key)]
-            if nxt not in came:
-                came[nxt] = (cell, key)
-                queue.append(nxt)
-    keys, cell = [], topology.index(goal)
-    while came[cell][0] >= 0:
-        cell, key = came[cell]
-        keys.append(key)
-    return keys[::-1]
 
 
 def test_a_code_typed_wrong_is_said_in_the_pages_language(
@@ -795,8 +699,7 @@ def test_a_triomino_page_shows_only_its_own_tiles(in_thread: Callable[..., None]
 
 def test_the_teacher_sees_the_tables_of_the_class(in_thread: Callable[..., None]) -> None:
     def body(loop: asyncio.AbstractEventLoop) -> None:
-        teacher = TeacherPage()
-        teacher.open_class()
+        teacher = opened_class()
         player = open_table("halma", class_code=teacher.state.code)
         teacher.show_tables()
         assert player.state.code in teacher.tables.value and "Ann" in teacher.tables.value
@@ -872,8 +775,7 @@ def test_the_teacher_watches_a_table_from_the_list(in_thread: Callable[..., None
     from mathgames.triomino.view import rack_id
 
     def body(loop: asyncio.AbstractEventLoop) -> None:
-        teacher = TeacherPage()
-        teacher.open_class()
+        teacher = opened_class()
         ann = open_table("triomino", class_code=teacher.state.code)
         code = ann.state.code
         teacher.show_tables()
@@ -957,8 +859,7 @@ def test_the_teacher_watches_a_table_from_the_list(in_thread: Callable[..., None
 
 def test_numbers_are_called_every_n_seconds(in_thread: Callable[..., None]) -> None:
     def body(loop: asyncio.AbstractEventLoop) -> None:
-        teacher = TeacherPage()
-        teacher.open_class()
+        teacher = opened_class()
         teacher.seconds.value = 3
         teacher.auto.value = True
         run_until(loop, lambda: len(teacher.state.calls) == 2, timeout=60)
@@ -990,8 +891,7 @@ def test_a_reloaded_table_page_takes_back_its_seat(in_thread: Callable[..., None
 
 def test_leaving_forgets_the_pass_and_shows_the_form(in_thread: Callable[..., None]) -> None:
     def body(loop: asyncio.AbstractEventLoop) -> None:
-        teacher = TeacherPage()
-        teacher.open_class()
+        teacher = opened_class()
         page = join_as(teacher, "Ann")
         assert page.board.storage_value and page.form.layout.display == "none"
         page.leave_button.click()  # nothing placed yet: nothing to lose, no question
@@ -1018,8 +918,7 @@ def test_leaving_forgets_the_pass_and_shows_the_form(in_thread: Callable[..., No
 def test_the_teacher_deletes_the_class_and_every_page_learns_it(
         in_thread: Callable[..., None]) -> None:
     def body(loop: asyncio.AbstractEventLoop) -> None:
-        teacher = TeacherPage()
-        teacher.open_class()
+        teacher = opened_class()
         code = teacher.state.code
         second_tab = TeacherPage()  # the same class open in another tab of the teacher's
         second_tab.resume(teacher.keeper.storage_value)
@@ -1066,24 +965,9 @@ def test_the_teacher_deletes_the_class_and_every_page_learns_it(
     in_thread(body)
 
 
-def classroom_codes() -> set[str]:
-    """The codes of every class and table in the kernel's store."""
-    return {info.code for info in live.classroom().store.sessions()}
-
-
-def key_enter(box: Any, helper: Any, held_back: str | None = None) -> None:
-    """Enter in ``box`` as a browser sends it: the key at once, then the keystrokes it held
-    back (``held_back``: the box's whole text by then), then the echo ``helper`` awaits."""
-    box._handle_custom_msg({"event": "submit"}, [])
-    if held_back is not None:
-        box.value = held_back
-    helper.answer_echo()
-
-
 def test_enter_joins_a_class_and_a_table_and_opens_one(in_thread: Callable[..., None]) -> None:
     def body(loop: asyncio.AbstractEventLoop) -> None:
-        teacher = TeacherPage()
-        teacher.open_class()
+        teacher = opened_class()
         code = teacher.state.code
         student = JoinPage(code=code)
         student.name_input.value = "Be"
@@ -1117,8 +1001,7 @@ def test_enter_joins_a_class_and_a_table_and_opens_one(in_thread: Callable[..., 
 
 def test_a_card_typed_from_a_real_deck(in_thread: Callable[..., None]) -> None:
     def body(loop: asyncio.AbstractEventLoop) -> None:
-        teacher = TeacherPage()
-        teacher.open_class()
+        teacher = opened_class()
         # Enter in the box calls the card typed by then, and empties the box for the next
         teacher.typed.value = "1"
         key_enter(teacher.typed, teacher.enter_card, held_back=" 11 ")
@@ -1156,8 +1039,7 @@ def test_a_card_typed_from_a_real_deck(in_thread: Callable[..., None]) -> None:
 
 def test_a_double_click_on_call_calls_one_number(in_thread: Callable[..., None]) -> None:
     def body(loop: asyncio.AbstractEventLoop) -> None:
-        teacher = TeacherPage()
-        teacher.open_class()
+        teacher = opened_class()
         teacher.call_button.click()
         teacher.call_button.click()  # the second click of a double-click
         assert len(teacher.state.calls) == 1 and teacher.call_button.disabled
@@ -1173,23 +1055,12 @@ def test_a_double_click_on_call_calls_one_number(in_thread: Callable[..., None])
     in_thread(body)
 
 
-def finish_game(teacher: TeacherPage, students: list[JoinPage], last: list[JoinPage]) -> None:
-    """Call the 25 numbers; every student places each (the 25th only the pages in ``last``)."""
-    for k in range(25):
-        teacher.call()
-        for i, page in enumerate(students):
-            page.state = page.room.refresh(page.state)
-            if k < 24 or page in last:
-                page.click(cell_name((k * 7 + i * 3) % 25))
-
-
 def test_places_wait_for_the_last_number_and_follow_the_others(
         in_thread: Callable[..., None]) -> None:
     """After the 25th number the teacher's results wait until every student has placed it
     (or the teacher goes on), and each student's place follows the others' placements."""
     def body(loop: asyncio.AbstractEventLoop) -> None:
-        teacher = TeacherPage()
-        teacher.open_class()
+        teacher = opened_class()
         students = [join_as(teacher, name) for name in ("Ann", "Ben", "Cy")]
         run_until(loop, lambda: len(teacher.state.students) == 3)
         finish_game(teacher, students, last=students[:1])

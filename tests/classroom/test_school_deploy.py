@@ -27,11 +27,12 @@ import yaml
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from pgserver import PostgresServer
-from school import HAPROXY_CFG, ROOT, Teacher, haproxy_env, haproxy_path, run_apart
+from school import HAPROXY_CFG, ROOT, Teacher, haproxy_env, haproxy_path
 from school import LivePage as Page
 
 from mathgames.classroom.store import open_store
 from tests.conftest import ARTIFACTS, free_port
+from tests.kernel_loop import in_own_loop
 
 pytestmark = [pytest.mark.slow]
 
@@ -186,7 +187,7 @@ def test_the_image_commands_install_and_serve(tmp_path: Path, pg: PostgresServer
                                 capture_output=True, text=True)
         assert nobody.returncode == 1 and "no answer" in nobody.stdout
         # a teacher's page on it opens a class in the database the environment names
-        code = run_apart(_open_class(f"http://127.0.0.1:{port}"))
+        code = in_own_loop(_open_class(f"http://127.0.0.1:{port}"))
         store = open_store(pg.url)
         try:
             assert code in [info.code for info in store.sessions("class")]

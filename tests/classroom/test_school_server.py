@@ -19,9 +19,10 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from school import ClassGame, School, haproxy_path, run_apart
+from school import ClassGame, School, haproxy_path
 
 from tests.conftest import ARTIFACTS
+from tests.kernel_loop import in_own_loop
 
 pytestmark = [pytest.mark.slow]
 
@@ -73,7 +74,7 @@ def test_a_class_split_over_two_servers_plays_a_whole_game(school: School) -> No
         finally:
             await game.close()
 
-    run_apart(body())
+    in_own_loop(body())
 
 
 def test_the_database_restarts_after_the_15th_number(school: School) -> None:
@@ -109,7 +110,7 @@ def test_the_database_restarts_after_the_15th_number(school: School) -> None:
                 school.pg.start()
             await game.close()
 
-    run_apart(body())
+    in_own_loop(body())
 
 
 def test_a_server_killed_after_the_10th_number(school: School) -> None:
@@ -143,4 +144,4 @@ def test_a_server_killed_after_the_10th_number(school: School) -> None:
             if school.apps[int(dead[-1]) - 1].process.poll() is not None:
                 school.start_app(int(dead[-1]) - 1)
 
-    run_apart(body())
+    in_own_loop(body())
