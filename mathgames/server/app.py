@@ -45,6 +45,7 @@ from typing import Any
 
 from jupyter_server.auth.login import LoginFormHandler
 from jupyter_server.services.kernels.handlers import KernelHandler
+from jupyter_server.services.kernels.kernelmanager import AsyncMappingKernelManager
 from jupyter_server.utils import url_path_join
 from tornado.ioloop import IOLoop, PeriodicCallback
 from traitlets import Bool, Float, Int, List, Unicode
@@ -68,7 +69,12 @@ from mathgames.server.kernel_forks import KernelTemplate
 from mathgames.server.login import AppLoginHandler, AppLogoutHandler
 from mathgames.server.proxy import trusted_networks
 from mathgames.server.reaper import KernelReaper
-from mathgames.server.render import RENDER, RenderLedger, cache_page_templates, lighter_page_config
+from mathgames.server.render import (
+    AppKernelManager,
+    RenderLedger,
+    cache_page_templates,
+    lighter_page_config,
+)
 from mathgames.server.sockets import allow_sockets
 
 __all__ = ["AppVoila"]
@@ -138,21 +144,10 @@ class AppVoila(Voila):
         cache_page_templates()
         if self.voila_configuration.page_config_hook is None:
             self.voila_configuration.page_config_hook = lighter_page_config
+        if self.voila_configuration.multi_kernel_manager_class is AsyncMappingKernelManager:
+            # the same manager, which also tells the page being rendered about its kernel
+            self.voila_configuration.multi_kernel_manager_class = AppKernelManager
         settings = super().init_settings()
-        start_kernel = self.kernel_manager.start_kernel
-
-        async def start_and_note(*args: Any, **kwargs: Any) -> str:
-            render = RENDER.get()
-            try:
-                kernel_id = await start_kernel(*args, **kwargs)
-            finally:
-                if render is not None:  # the kernel counts itself now
-                    render.release()
-            if render is not None:  # started for a page: the reaper waits for its render
-                render.kernels.append(kernel_id)
-            return kernel_id
-
-        self.kernel_manager.start_kernel = start_and_note
         allow_sockets(self.kernel_manager.context, self.max_kernels)
         settings.update(
             mathgames_max_kernels=self.max_kernels,

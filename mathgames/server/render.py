@@ -9,13 +9,24 @@ import contextvars
 from typing import Any
 
 import jinja2
+from jupyter_server.services.kernels.kernelmanager import AsyncMappingKernelManager
 from voila.exporter import VoilaExporter
 
 from mathgames.page_list import PAGES_WITHOUT_CHARTS
 
-__all__ = ["CHART_EXTENSIONS", "RENDER", "SLOT_PATIENCE", "TEMPLATE_CACHE", "Render",
-           "RenderLedger", "TemplateCache", "cache_page_templates", "lighter_page_config",
-           "render_slot"]
+__all__ = [
+    "CHART_EXTENSIONS",
+    "RENDER",
+    "SLOT_PATIENCE",
+    "TEMPLATE_CACHE",
+    "AppKernelManager",
+    "Render",
+    "RenderLedger",
+    "TemplateCache",
+    "cache_page_templates",
+    "lighter_page_config",
+    "render_slot",
+]
 
 
 class TemplateCache(jinja2.BytecodeCache):
@@ -156,3 +167,20 @@ async def render_slot(slots: asyncio.Semaphore | None) -> asyncio.Semaphore | No
     return slots
 
 
+
+
+class AppKernelManager(AsyncMappingKernelManager):
+    """jupyter_server's kernel manager, which tells the page being rendered (:data:`RENDER`)
+    about the kernel it started: from then on the kernel counts itself under the cap, and
+    the reaper waits for the page's HTML to be sent before it counts the page as left."""
+
+    async def start_kernel(self, *args: Any, **kwargs: Any) -> str:  # type: ignore[override]
+        render = RENDER.get()
+        try:
+            kernel_id: str = await super().start_kernel(*args, **kwargs)
+        finally:
+            if render is not None:  # the kernel counts itself now
+                render.release()
+        if render is not None:  # started for a page: the reaper waits for its render
+            render.kernels.append(kernel_id)
+        return kernel_id
