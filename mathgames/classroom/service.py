@@ -395,8 +395,7 @@ class Classroom:
                 table = self.load_table(new)
                 for bot_seat, entry in enumerate(state.seats):
                     if entry and entry.get("bot"):
-                        table = self._act(table, lambda _s, i=bot_seat, e=entry: {
-                            "type": "bot", "seat": i, "level": e.get("level", "greedy")})
+                        table = self._act(table, _same_bot(bot_seat, entry))
         return self.follow(state, pid, token)
 
     def follow(self, state: TableState, pid: str, token: str) -> tuple[str, str, str]:
@@ -472,3 +471,12 @@ class Classroom:
 
 class _AlreadyPlayed(Exception):
     pass
+
+
+def _same_bot(seat: int, entry: Mapping[str, Any]) -> Callable[[TableState], dict[str, Any]]:
+    """The builder of a ``bot`` event: the bot of ``entry`` (a seat of the table before)
+    in ``seat`` at the next table."""
+    def build(_s: TableState) -> dict[str, Any]:
+        return {"type": "bot", "seat": seat, "level": entry.get("level", "greedy")}
+
+    return build

@@ -21,7 +21,7 @@ from typing import Any
 
 import ipywidgets as w
 
-from mathgames.classroom.games import GAMES, LOOK_KEYS, Pick
+from mathgames.classroom.games import GAMES, LOOK_KEYS, Pick, Reply
 from mathgames.classroom.store import Event, StoreError, UnknownSessionError, normalize_code
 from mathgames.classroom.table_state import (
     TABLE_BOT_LEVELS,
@@ -455,7 +455,7 @@ class TablePage(w.VBox):
         self.selected, self.tile, self.rotation, self.cursor = (
             pick.selected, pick.tile, pick.rotation, pick.cursor)
 
-    def _reply(self, reply: Any) -> None:
+    def _reply(self, reply: Reply) -> None:
         """Do what a click or a key came to (the adapter's :class:`Reply`): keep the new
         choices, then play the move, click the board, zoom or say why not."""
         self._take(reply.pick)
