@@ -34,14 +34,9 @@ import time
 from collections.abc import Callable, Mapping
 from typing import Any, TypeVar
 
-from mathgames.classroom.session import (
-    TABLE_GAMES,
-    ClassState,
-    NotAllowedError,
-    TableState,
-    check_name,
-    shuffled_seed,
-)
+from mathgames.classroom.class_state import ClassState
+from mathgames.classroom.games import table_game
+from mathgames.classroom.session import NotAllowedError, check_name, shuffled_seed
 from mathgames.classroom.store import (
     SessionInfo,
     Store,
@@ -50,6 +45,7 @@ from mathgames.classroom.store import (
     UnknownSessionError,
     normalize_code,
 )
+from mathgames.classroom.table_state import TABLE_GAMES, TableState
 from mathgames.classroom.tokens import check_token, hash_token, new_token
 from mathgames.core.errors import IllegalMoveError
 from mathgames.core.i18n import translator
@@ -222,9 +218,13 @@ class Classroom:
         """Open a Matematiko class: its code and the teacher's secret token."""
         token = new_token()
         self.forget_old()
-        code = self.store.create("class", {"game": "matematiko",
-                                           "seed": shuffled_seed() if seed is None else seed})
-        self.store.append(code, 0, {"type": "open", "teacher_hash": hash_token(token)})
+        settings = {"game": "matematiko", "seed": shuffled_seed() if seed is None else seed}
+        code = self.store.create("class", settings)
+
+        def build(_s: ClassState) -> dict[str, Any]:
+            return {"type": "open", "teacher_hash": hash_token(token)}
+
+        self._act(ClassState(code, settings), build)
         return code, token
 
     def join_class(self, code: str, name: str) -> tuple[str, str]:
@@ -320,10 +320,7 @@ class Classroom:
         """
         if game not in TABLE_GAMES or seats not in TABLE_GAMES[game]:
             raise IllegalMoveError(_("this game is not played by {n} players").format(n=seats))
-        if game != "triomino":
-            from mathgames.halma.game import DEFAULT_FILL_RULE
-
-            settings.setdefault("fill_rule", DEFAULT_FILL_RULE)
+        settings = table_game(game).open_settings(settings)
         body = {"game": game, "seats": seats, "seed": shuffled_seed(), **settings}
         if class_code:
             body["class"] = normalize_code(class_code)
@@ -385,9 +382,12 @@ class Classroom:
                         if k not in ("game", "seats", "seed", "class")}
             new = self.open_table(state.game_name, len(state.seats),
                                   state.settings.get("class"), **settings)
+            def again(s: TableState) -> dict[str, Any]:
+                self.check_player(s, pid, token)
+                return {"type": "again", "table": new}
+
             try:
-                state = self._act(state, lambda s: (self.check_player(s, pid, token), {
-                    "type": "again", "table": new})[1])
+                state = self._act(state, again)
             except IllegalMoveError:  # another player's new table came first: theirs,
                 self.store.forget([new])  # and this one, never shown to anyone, goes
                 state = self.load_table(state.code)
@@ -395,8 +395,7 @@ class Classroom:
                 table = self.load_table(new)
                 for bot_seat, entry in enumerate(state.seats):
                     if entry and entry.get("bot"):
-                        table = self._act(table, lambda _s, i=bot_seat, e=entry: {
-                            "type": "bot", "seat": i, "level": e.get("level", "greedy")})
+                        table = self._act(table, _same_bot(bot_seat, entry))
         return self.follow(state, pid, token)
 
     def follow(self, state: TableState, pid: str, token: str) -> tuple[str, str, str]:
@@ -422,13 +421,17 @@ class Classroom:
         default the table's own, :attr:`TableState.bot_level`)."""
         state = state or self.load_table(code)
         level = level or state.bot_level
+
+        def bot(s: TableState) -> dict[str, Any]:
+            self.check_player(s, pid, token)
+            return {"type": "bot", "seat": s.free_seats()[0], "level": level}
+
         while True:
             self.refresh(state)
             free = state.free_seats()
             if not free:
                 break
-            state = self._act(state, lambda s: (self.check_player(s, pid, token), {
-                "type": "bot", "seat": s.free_seats()[0], "level": level})[1])
+            state = self._act(state, bot)
 
         def build(s: TableState) -> dict[str, Any]:
             self.check_player(s, pid, token)
@@ -468,3 +471,12 @@ class Classroom:
 
 class _AlreadyPlayed(Exception):
     pass
+
+
+def _same_bot(seat: int, entry: Mapping[str, Any]) -> Callable[[TableState], dict[str, Any]]:
+    """The builder of a ``bot`` event: the bot of ``entry`` (a seat of the table before)
+    in ``seat`` at the next table."""
+    def build(_s: TableState) -> dict[str, Any]:
+        return {"type": "bot", "seat": seat, "level": entry.get("level", "greedy")}
+
+    return build

@@ -2,7 +2,7 @@
 
 The page composes the shared board widget with Matematiko's pure view
 (:func:`mathgames.matematiko.view.render_grid`); the rules live in
-:mod:`mathgames.classroom.session`. The student's secret token is kept in the
+:mod:`mathgames.classroom.class_state`. The student's secret token is kept in the
 browser's local storage through the board widget's storage mechanism, so a
 reload (or a lost connection) rejoins the class with the grid as it was.
 ``tests/classroom/test_classroom_pages.py`` drives it from Python.
@@ -15,7 +15,7 @@ from typing import Any
 
 import ipywidgets as w
 
-from mathgames.classroom.session import ClassState
+from mathgames.classroom.class_state import ClassState
 from mathgames.classroom.store import Event, UnknownSessionError, normalize_code
 from mathgames.core.board_widget import BoardWidget
 from mathgames.core.errors import MathgamesError

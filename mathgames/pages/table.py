@@ -4,10 +4,11 @@ A student opens a table (it gets its own code) or joins one by its code; 2-6
 seats are taken by students, and a bot takes each seat left empty when the game
 starts. Every move is checked by the game's rules core and appended to the
 table's log in the shared store; every page at the table follows the log live.
-The page composes the shared board widget with the games' pure views
-(:func:`mathgames.halma.view.render`, :func:`mathgames.triomino.view.table_svg`
-and ``rack_svg``) and never sends a player another player's Triomino tiles: the
-hands exist only in the kernels, rebuilt from the table's seed and moves.
+The page never asks which game it shows: the game's adapter
+(:mod:`mathgames.classroom.games`, ``state.adapter``) gives its views, keys, clicks
+and told moves, and the page composes the shared board widget with them. It never
+sends a player another player's Triomino tiles: the hands exist only in the kernels,
+rebuilt from the table's seed and moves.
 ``tests/classroom/test_classroom_pages.py`` drives it from Python.
 """
 
@@ -20,22 +21,21 @@ from typing import Any
 
 import ipywidgets as w
 
-from mathgames.classroom.session import (
+from mathgames.classroom.games import GAMES, LOOK_KEYS, Pick, Reply
+from mathgames.classroom.store import Event, StoreError, UnknownSessionError, normalize_code
+from mathgames.classroom.table_state import (
     TABLE_BOT_LEVELS,
     TABLE_GAMES,
     TableState,
     game_title,
     level_title,
-    triomino_text,
 )
-from mathgames.classroom.store import Event, StoreError, UnknownSessionError, normalize_code
 from mathgames.core.board_widget import BoardWidget
 from mathgames.core.errors import MathgamesError
-from mathgames.core.i18n import format_number, translator
+from mathgames.core.i18n import translator
 from mathgames.core.levels import DEFAULT_LEVEL
-from mathgames.core.svg import TEXT_PALETTE, esc
+from mathgames.core.svg import esc
 from mathgames.core.ui_widget import Confirm, EnterSubmits, ZoomButtons, by_pointer
-from mathgames.halma.view import ARROWS, arrow_step, cell_said, render
 from mathgames.pages.live import (
     LiveFeed,
     classroom,
@@ -43,12 +43,11 @@ from mathgames.pages.live import (
     query_value,
     read_pass,
 )
-from mathgames.triomino.narrate import describe_start, describe_turn, round_summary
 
 __all__ = ["STORAGE_KEY", "TablePage"]
 
 _ = translator("classroom")
-_t = translator("triomino")  # the Triomino game's own words: its rounds and pool
+_t = translator("triomino")  # the Triomino game's own words: its rounds
 
 #: Where the browser keeps the player's pass for the table (local storage).
 STORAGE_KEY = "classroom-table"
@@ -74,7 +73,7 @@ class TablePage(w.VBox):
         self.extra_settings = dict(settings or {})
         self._bot_pending = False
         self._said_ply = 0  # the moves up to this ply are told to a screen reader
-        self._said_log = 0  # and a Triomino game's log up to there
+        self._said_mark = 0  # and the game's moves up to there (its adapter's told_mark)
         # -- the forms
         self.name_input = w.Text(description=_("First name"), placeholder=_("your first name"))
         self.game_choice = w.Dropdown(options=[(game_title(g), g) for g in TABLE_GAMES],
@@ -149,6 +148,8 @@ class TablePage(w.VBox):
         self.rack.on_cell_click(self.pick_tile)
         self.rack.on_key(self._key)
         self.cursor: Any = None  # the keyboard's frame: a Halma cell, or a free Triomino place
+        # (the page's choices: ``selected``, ``tile``, ``rotation`` and ``cursor`` go to the
+        # game's adapter as one Pick, see :meth:`_pick`)
         self.turn_button = w.Button(description=_("Turn the tile"))
         self.draw_button = w.Button(description=_("Draw"))
         self.pass_button = w.Button(description=_("Pass"))
@@ -274,40 +275,29 @@ class TablePage(w.VBox):
                              on_gone=self._gone).start()
         self._lay_out(state)
         self._said_ply = state.ply  # a reload does not read the whole game out again
-        self._said_log = len(state.game.log) if state.is_triomino else 0
+        self._said_mark = state.adapter.told_mark(state.game)
         self.redraw()
 
     def _lay_out(self, state: TableState) -> None:
         """What depends only on the table's game: the Triomino parts or the zoom buttons, the
         keys listed beside the board, and where the keyboard's frame starts."""
-        self.triomino_box.layout.display = (None if state.is_triomino and not self.watching
+        adapter = state.adapter
+        self.triomino_box.layout.display = (None if adapter.has_rack and not self.watching
                                             else "none")
         self.leave_button.description = (_("Stop watching") if self.watching
                                          else _("Leave the table"))
-        self.zooms.layout.display = "none" if state.is_triomino else None
-        if state.is_triomino:
-            self.add_class("mg-table-triomino")
-            self.cursor = None
-        else:
-            self.remove_class("mg-table-triomino")
-            topology = state.game.topology
-            self.cursor = topology.names[topology.center]  # the middle of the board
+        self.zooms.layout.display = None if adapter.zooms else "none"
+        for other in GAMES.values():  # this game's layout class only
+            if other.css_class and other.css_class != adapter.css_class:
+                self.remove_class(other.css_class)
+        if adapter.css_class:
+            self.add_class(adapter.css_class)
+        self._take(adapter.start_pick(state.game))
         if self.watching:
             watching = _("You are watching this table: the moves appear as they are played.")
             self.help.value = f"<p>{esc(watching)}</p>"
-        elif state.is_triomino:
-            self.help.value = by_pointer(
-                _("Click one of your tiles, then its place. Keys: 1 to 9 or T choose a tile, "
-                  "R turns it, the arrows or N go from place to place, Enter puts it there, D "
-                  "draws, P passes."),
-                _("Tap one of your tiles, then its place; slide your tiles sideways to see "
-                  "them all."))
         else:
-            self.help.value = by_pointer(
-                _("Click a piece, then where it goes. Keys: the arrows move the frame, Enter "
-                  "or space clicks, Escape lets go, + and - zoom."),
-                _("Tap a piece, then where it goes; the magnifier buttons make the squares "
-                  "bigger."))
+            self.help.value = by_pointer(*adapter.help_texts())
 
     def _new_events(self, events: list[Event]) -> None:
         state = self.state
@@ -453,23 +443,41 @@ class TablePage(w.VBox):
                 "<p ", '<p class="mg-out-of-turn" ', 1)
             self.board.say(text)
             return
-        if state.is_triomino:
-            return self._place_tile(cell)
-        game = state.game
-        if self.selected is not None:
-            moves = game.moves_from(self.selected)
-            if cell in moves:
-                return self.play_text(str(moves[cell]))
-        self.selected = cell if game.owner(cell) == self.seat else None
-        self.redraw()
+        self._reply(state.adapter.click(state.game, self.seat, self._pick(), cell))
         return None
+
+    def _pick(self) -> Pick:
+        """What this page has chosen (for the game's adapter)."""
+        return Pick(self.selected, self.tile, self.rotation, self.cursor)
+
+    def _take(self, pick: Pick) -> None:
+        """Keep the choices the game's adapter gives back."""
+        self.selected, self.tile, self.rotation, self.cursor = (
+            pick.selected, pick.tile, pick.rotation, pick.cursor)
+
+    def _reply(self, reply: Reply) -> None:
+        """Do what a click or a key came to (the adapter's :class:`Reply`): keep the new
+        choices, then play the move, click the board, zoom or say why not."""
+        self._take(reply.pick)
+        if reply.move is not None:
+            self.play_text(reply.move)
+        elif reply.click is not None:
+            self.click(reply.click)
+        elif reply.error is not None:
+            self._tell(reply.error)
+        else:
+            if reply.zoom:
+                self.zooms.step(reply.zoom)
+            self.redraw()
+        if reply.said:
+            self.board.say(reply.said)
 
     def pick_tile(self, cell: str) -> None:
         """Choose a tile of the rack (``t0-1-2``)."""
-        from mathgames.triomino.tiles import Tile
-
-        self.tile = Tile.parse(cell[1:])
-        self.rotation = 0
+        state = self.state
+        if state is None:
+            return
+        self._take(state.adapter.rack_click(self._pick(), cell))
         self.redraw()
 
     def turn(self) -> None:
@@ -478,85 +486,14 @@ class TablePage(w.VBox):
 
     # -- by keyboard ---------------------------------------------------------------------------
     def _key(self, key: str) -> None:
-        """Halma: arrows move the frame, Enter or space clicks there, Escape lets go.
-        Triomino: 1-9 choose a tile (T: the next tile that may go now), R turns it, arrows
-        or N go from free place to free place, Enter or space puts the tile there, D draws,
-        P passes. + and - zoom."""
+        """The game's keys (its adapter's ``key``: Halma's arrows, Enter, Escape, + and -;
+        Triomino's 1-9, T, R, arrows, N, Enter, D and P)."""
         state = self.state
         if state is None or not state.started:
             return
-        if self.watching and key not in ("+", "-", *ARROWS):
+        if self.watching and key not in LOOK_KEYS:
             return  # a page that watches looks around (Halma's frame, the zoom), no more
-        if key in ("+", "-") and not state.is_triomino:
-            self.zooms.step(+1 if key == "+" else -1)
-        elif state.is_triomino:
-            self._triomino_key(state, key)
-        elif key in ARROWS:
-            self.cursor = arrow_step(state.game.topology, self.cursor, key)
-            self.redraw()
-            self.board.say(cell_said(state.game, self.cursor))
-        elif key in ("Enter", " "):
-            self.click(self.cursor)
-        elif key == "Escape":
-            self.selected = None
-            self.redraw()
-
-    def _triomino_key(self, state: TableState, key: str) -> None:
-        from mathgames.triomino.geometry import cell_id
-        from mathgames.triomino.view import rack_id
-
-        game = state.game
-        if key.isdigit() and key != "0" and self.seat >= 0:
-            hand = game.hand(self.seat)
-            if int(key) <= len(hand):
-                self.pick_tile(rack_id(hand[int(key) - 1]))
-                self.board.say(_("Tile {tile}").format(tile=self.tile))
-        elif key in ("t", "T") and game.placeable_tiles():  # the next tile that may go now
-            tiles = game.placeable_tiles()
-            at = tiles.index(self.tile) + 1 if self.tile in tiles else 0
-            self.pick_tile(rack_id(tiles[at % len(tiles)]))
-            self.board.say(_("Tile {tile}").format(tile=self.tile))
-        elif key in ("r", "R") and self.tile is not None:
-            self.turn()
-        elif key in ("d", "D"):
-            self.play_text("draw")
-        elif key in ("p", "P"):
-            self.play_text("pass")
-        elif key in (*ARROWS, "n", "N"):
-            places = self._places()
-            if places:
-                step = -1 if key in ("ArrowLeft", "ArrowUp") else 1
-                at = places.index(self.cursor) + step if self.cursor in places else 0
-                self.cursor = places[at % len(places)]
-                self.redraw()
-                self.board.say(_("Free place {n} of {total}").format(
-                    n=places.index(self.cursor) + 1, total=len(places)))
-        elif key in ("Enter", " ") and self.cursor in self._places():
-            self._place_tile(cell_id(self.cursor))
-
-    def _places(self) -> list[Any]:
-        """The free places of the Triomino table, in order (the first tile: the middle)."""
-        state = self.state
-        if state is None or not state.is_triomino or state.to_move != self.seat:
-            return []
-        return sorted(state.game.table.frontier())
-
-    def _place_tile(self, cell_text: str) -> None:
-        from mathgames.triomino.geometry import parse_cell
-
-        state = self.state
-        if state is None or self.tile is None:
-            self._tell(_("Choose a tile first"))
-            return
-        cell = parse_cell(cell_text)
-        fitting = [p for p in state.game.legal_placements(self.tile) if p.cell == cell]
-        chosen = next((p for p in fitting if p.rotation == self.rotation), None)
-        if chosen is None and fitting:
-            chosen = fitting[0]
-        if chosen is None:
-            self._tell(_("That tile does not fit there"))
-            return
-        self.play_text(triomino_text(("place", chosen)))
+        self._reply(state.adapter.key(state.game, self.seat, self._pick(), key))
 
     # -- bots ----------------------------------------------------------------------------------
     def _schedule_bot(self) -> None:
@@ -601,67 +538,34 @@ class TablePage(w.VBox):
             text = _("Game over: {result}").format(result=state.result())
         elif state.round_over:
             # how the round ended stays on screen until a player deals the next one
-            text = " ".join(round_summary(state.game, self._name))
+            text = " ".join(state.adapter.round_told(state.game, self._name))
             if self.seat >= 0:
                 text += " " + _t("Press Next round to deal again.")
         elif state.to_move == self.seat:
-            text = _("Your turn")
-            if state.is_triomino and state.game.phase == "play":
-                if not state.game.legal_placements():
-                    text = _("Your turn: none of your tiles fits: draw, or pass")
-                elif self.tile is None and set(state.game.placeable_tiles()) != set(
-                        state.game.hand(self.seat)):  # some tiles are dimmed (not allowed now)
-                    text = _("Your turn: choose one of your bright tiles, then its place on "
-                             "the table")
-                elif self.tile is None:
-                    text = _("Your turn: choose one of your tiles, then its place on the table")
-                else:
-                    text = _("Your turn: choose the tile's place on the table, or turn the tile")
+            text = state.adapter.your_turn(state.game, self.seat, self._pick())
         elif self.watching:
             text = _("Turn: {name}").format(name=self._name(state.to_move))
         else:
             text = _("Waiting for the others")
-        last = ""  # a Triomino turn told: what was drawn, placed or passed, and its points
-        if state.is_triomino and state.started and state.game.phase == "play":
-            # who starts the round and why, then each turn
-            told = (describe_start(state.game, self._name) if state.game.is_start_move
-                    else describe_turn(state.game, self._name))
-            if told:
-                last = f'<p class="mg-table-last">{esc(told)}</p>'
+        last = ""  # a turn told (Triomino's: what was drawn, placed or passed, its points)
+        told = state.adapter.last_told(state.game, self._name) if state.started else ""
+        if told:
+            last = f'<p class="mg-table-last">{esc(told)}</p>'
         self.status.value = (f'<p class="mg-table-line" data-ply="{state.ply}" '
                              f'data-over="{int(state.is_over)}" data-turn="{state.to_move}" '
                              f'style="font-size:22px">{esc(text)}</p>{last}')
         if state.ply > self._said_ply:
             self._announce(state, text)
         self._said_ply = state.ply
-        if state.is_triomino:
-            self._draw_triomino(state)
-        else:
-            self.board.svg = render(state.game, selected=self.selected, cursor=self.cursor,
-                                    show_target=state.started)
+        self._draw(state)
         self._schedule_bot()
 
     def _announce(self, state: TableState, status: str) -> None:
         """Tell a screen reader the others' moves since the last told (a Triomino turn in
         words, with its points), then the status line ("Your turn"); the status alone when
         the move that ended a round or the game was this player's own."""
-        said = []
-        game = state.game
-        if state.is_triomino:
-            log = game.log
-            for i in range(self._said_log, len(log)):  # each turn's last action so far
-                item, after = log[i], log[i + 1] if i + 1 < len(log) else None
-                if item[1] < 0 or (after is not None and after[:2] == item[:2]):
-                    continue
-                if item[1] != self.seat:  # (only what was not told yet: a draw once)
-                    said.append(describe_turn(game, self._name, item[0], end=i + 1,
-                                              start=self._said_log))
-            self._said_log = len(log)
-        else:
-            for (mover, _path, _done), move in list(zip(game.history, game.moves,
-                                                        strict=True))[self._said_ply:]:
-                if mover != self.seat:
-                    said.append(f"{self._name(mover)}: {move}")
+        said = state.adapter.told_since(state.game, self._said_mark, self.seat, self._name)
+        self._said_mark = state.adapter.told_mark(state.game)
         if said or state.is_over or state.round_over:
             self.board.say(". ".join([*said, status]))
 
@@ -678,55 +582,25 @@ class TablePage(w.VBox):
         """Who sits where, whose turn it is, how many of a Halma player's pieces are home,
         and at a Triomino table each player's points and tiles in hand (the number only),
         the round and the tiles left in the pool."""
-        rows, scores = [], state.is_triomino and state.started
-        game = state.game
+        labels = []
         for i in range(len(state.seats)):
             name = state.player_name(i) or _("empty seat")
             you = f" ({_('you')})" if i == self.seat else ""
             turn = "\u00a0◀" if state.started and not state.is_over and state.to_move == i else ""
-            colour = TEXT_PALETTE[i % len(TEXT_PALETTE)]
-            if not scores:
-                home = ""  # a race's progress: the pieces already in the target camp
-                if state.started and not state.is_triomino:
-                    home = " · " + _("{n} of {total} home").format(
-                        n=game.pieces_home(i), total=len(game.pieces_of(i)))
-                rows.append(f'<li data-seat="{i}" style="color:{colour}">'
-                            f"{esc(name + you + turn + home)}</li>")
-                continue
-            points = (f'<td class="mg-points">{format_number(game.scores[i])}</td>'
-                      if game.rules.keep_score else "")
-            rows.append(f'<tr data-seat="{i}" style="color:{colour}"><th scope="row">'
-                        f"{i + 1}.\u00a0{esc(name + you + turn)}</th>{points}"
-                        f'<td class="mg-tiles">{format_number(len(game.hand(i)))}</td></tr>')
-        if not scores:
-            return f'<ol start="1">{"".join(rows)}</ol>'
-        head = f'<th scope="col">{esc(_("Points"))}</th>' if game.rules.keep_score else ""
-        pool = _t.ngettext("{n} tile in the pool", "{n} tiles in the pool", len(game.pool))
-        return (f'<table class="mg-table-scores"><tr><td></td>{head}'
-                f'<th scope="col">{esc(_("Tiles"))}</th></tr>{"".join(rows)}</table>'
-                f'<p class="mg-table-round">{esc(_t("Round {n}").format(n=game.round))} · '
-                f'{esc(pool.format(n=len(game.pool)))}</p>')
+            labels.append(name + you + turn)
+        return state.adapter.seats_html(state.game, state.started, labels)
 
-    def _draw_triomino(self, state: TableState) -> None:
-        from mathgames.triomino.view import rack_svg, table_svg
-
-        game = state.game
-        mine = (state.started and not state.is_over and state.to_move == self.seat
-                and game.phase == "play")
-        # the free places show on the player's turn, a tile chosen or not; while the table
-        # is empty, the middle on every page (a blank table would not say where tiles go)
-        empty = state.started and not game.table.order
-        clickable: set[Any] = game.table.frontier() if mine or empty else set()
-        last = game.table.order[-1].cell if game.table.order else None
-        self.board.svg = table_svg(game.table, clickable=clickable, last=last,
-                                   title=_("Triomino table"),
-                                   cursor=self.cursor if self.cursor in clickable else None)
-        hand = game.hand(self.seat) if self.seat >= 0 else []  # this player's tiles only
-        self.rack.svg = rack_svg(hand, selected=self.tile if mine else None,
-                                 rotation=self.rotation, title=_("Your tiles"),
-                                 playable=set(game.placeable_tiles()) if mine else None)
-        self.draw_button.disabled = not (mine and game.can_draw())
-        self.pass_button.disabled = not (mine and game.can_pass())
+    def _draw(self, state: TableState) -> None:
+        """The board (and a rack: this player's own tiles only) as this seat sees it, and
+        the buttons of a game with a rack."""
+        adapter, game, pick = state.adapter, state.game, self._pick()
+        self.board.svg = adapter.board_svg(game, self.seat, pick, state.started)
+        if not adapter.has_rack:
+            return
+        self.rack.svg = adapter.rack_svg(game, self.seat, pick, state.started)
+        mine = state.started and not state.is_over
+        self.draw_button.disabled = not (mine and adapter.can(game, self.seat, "draw"))
+        self.pass_button.disabled = not (mine and adapter.can(game, self.seat, "pass"))
         self.next_button.layout.display = (  # any player at the table may deal it
             None if state.round_over and self.seat >= 0 else "none")
 

@@ -22,14 +22,9 @@ from urllib.parse import quote
 import bqplot as bq
 import ipywidgets as w
 
-from mathgames.classroom.session import (
-    ClassState,
-    Standing,
-    TableState,
-    bot_scores,
-    game_title,
-)
+from mathgames.classroom.class_state import ClassState, Standing, bot_scores
 from mathgames.classroom.store import Event, UnknownSessionError, normalize_code
+from mathgames.classroom.table_state import TableState, game_title
 from mathgames.core.board_widget import BoardWidget
 from mathgames.core.errors import MathgamesError, shorten
 from mathgames.core.i18n import format_number, get_language, translator
@@ -798,9 +793,10 @@ class TeacherPage(w.VBox):
             if table.next_table in shown:
                 continue
             names = [table.player_name(i) or "-" for i in range(len(table.seats))]
-            if table.is_triomino and table.started:  # each player's points so far, live
+            scores = table.scores()
+            if scores is not None:  # each player's points so far, live
                 names = [f"{name} {format_number(points)}"
-                         for name, points in zip(names, table.game.scores, strict=True)]
+                         for name, points in zip(names, scores, strict=True)]
             players = ", ".join(esc(name) for name in names)
             if table.is_over:
                 where = _("over: {result}").format(result=table.result())

@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import dataclasses
 import json
-import math
 import random
 import re
 from typing import Any
@@ -39,7 +38,8 @@ from mathgames.core.ui_widget import (
 )
 from mathgames.triomino.bots import LEVELS, Bot
 from mathgames.triomino.game import Game
-from mathgames.triomino.geometry import Cell, cell_id, cell_xy, parse_cell
+from mathgames.triomino.geometry import Cell, cell_id, parse_cell
+from mathgames.triomino.keyboard import ARROWS, place_said, step_cursor
 from mathgames.triomino.narrate import describe_start, describe_turn, round_summary
 from mathgames.triomino.rules import PRESETS, RuleSet
 from mathgames.triomino.table import ORIGIN, Placement, Table
@@ -55,8 +55,6 @@ SAVE_FORMAT = "mathgames-triomino-app"
 #: At most this many undo states go into a save (a save is sent to the browser each move).
 UNDO_SAVED_MAX = 64
 ZOOMS = (1.0, 1.5, 2.25, 3.4)
-#: Arrow keys on the table: the direction on screen (y grows downwards).
-ARROWS = {"ArrowUp": (0, -1), "ArrowDown": (0, 1), "ArrowLeft": (-1, 0), "ArrowRight": (1, 0)}
 
 #: The rule fields a teacher can set by hand in the set-up panel (numbers).
 NUMBER_FIELDS = ("start_bonus", "zero_triple_bonus", "draw_penalty", "max_draws",
@@ -716,37 +714,15 @@ class TriominoApp(w.VBox):
         targets = self._targets()
         if not targets:
             return
-        if self.cursor not in targets or key is None:
-            self.cursor = self._cursor_start(targets)
-        else:
-            x0, y0 = cell_xy(self.cursor)
-            vx, vy = ARROWS[key]
-            best, best_score = self.cursor, math.inf
-            for cell in targets:
-                x, y = cell_xy(cell)
-                along = (x - x0) * vx + (y - y0) * vy
-                across = abs((x - x0) * vy - (y - y0) * vx)
-                if along > 0.05 and across <= along * 2.5:
-                    score = math.hypot(x - x0, y - y0) + across
-                    if score < best_score:
-                        best, best_score = cell, score
-            self.cursor = best
+        self.cursor = step_cursor(self.game, targets, self.cursor, key)
         self._say_place(targets)
 
     def _say_place(self, targets: list[Cell]) -> None:
         """Redraw and tell a screen reader where the cursor stands and whether the
         selected tile fits there."""
         self._refresh()
-        position = targets.index(self.cursor) + 1
-        fits = ""
-        if self.selected is not None:
-            turns = [p.rotation for p in self.game.legal_placements(self.selected)
-                     if p.cell == self.cursor]
-            fits = (_("the tile fits here") if self.rotation in turns
-                    else _("the tile fits here turned another way") if turns
-                    else _("the tile does not fit here"))
-        place = _("Free place {n} of {total}").format(n=position, total=len(targets))
-        self.board.say(f"{place}. {fits}".strip(" ."))
+        self.board.say(place_said(self.game, targets, self.cursor, self.selected,
+                                  self.rotation))
 
     def next_place(self) -> None:
         """Move the cursor to the next free place in order (``n``): every place in turn,
@@ -754,20 +730,9 @@ class TriominoApp(w.VBox):
         targets = self._targets()
         if not targets:
             return
-        if self.cursor in targets:
-            self.cursor = targets[(targets.index(self.cursor) + 1) % len(targets)]
-        else:
-            self.cursor = targets[0]
+        self.cursor = (step_cursor(self.game, targets, self.cursor, "n")
+                       if self.cursor in targets else targets[0])
         self._say_place(targets)
-
-    def _cursor_start(self, targets: list[Cell]) -> Cell:
-        """Where the cursor starts: the free place nearest the last tile."""
-        game = self.game
-        if not game.table.order:
-            return targets[0]
-        lx, ly = cell_xy(game.table.order[-1].cell)
-        return min(targets, key=lambda c: (math.hypot(cell_xy(c)[0] - lx,
-                                                       cell_xy(c)[1] - ly), c))
 
     # -- drawing ----------------------------------------------------------------------------
     @staticmethod

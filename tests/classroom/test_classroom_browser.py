@@ -20,8 +20,8 @@ import zxingcpp
 from PIL import Image
 
 from mathgames.classroom.service import Classroom
-from mathgames.classroom.session import TABLE_GAMES
 from mathgames.classroom.store import open_store
+from mathgames.classroom.table_state import TABLE_GAMES
 from mathgames.halma.bots import GreedyBot
 from mathgames.matematiko.match import cell_name
 from tests.conftest import ARTIFACTS, NOTEBOOKS, ROOT, Server, wait_rendered

@@ -9,17 +9,10 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from mathgames.classroom.class_state import MAX_STUDENTS, ClassState, bot_scores, rank
+from mathgames.classroom.games import triomino_text
 from mathgames.classroom.service import Classroom
-from mathgames.classroom.session import (
-    MAX_STUDENTS,
-    ClassState,
-    NotAllowedError,
-    TableState,
-    bot_scores,
-    check_name,
-    rank,
-    triomino_text,
-)
+from mathgames.classroom.session import NotAllowedError, check_name
 from mathgames.classroom.store import (
     Event,
     PostgresStore,
@@ -28,6 +21,7 @@ from mathgames.classroom.store import (
     UnknownSessionError,
     new_code,
 )
+from mathgames.classroom.table_state import TableState
 from mathgames.classroom.tokens import hash_token
 from mathgames.core.errors import IllegalMoveError, InvalidMoveError, MathgamesError
 from mathgames.core.i18n import set_language

@@ -203,13 +203,13 @@ def test_the_rules_panel_describes_the_rule_in_play():
 
 
 def test_class_tables_replay_old_tables_under_the_literal_rule():
-    from mathgames.classroom.session import _table_game
+    from mathgames.classroom.table_state import new_table_game
 
-    assert _table_game({"game": "star", "seats": 6}).fill_rule == "literal"
-    assert _table_game({"game": "star", "seats": 6, "fill_rule": "bounded"}).fill_rule == (
+    assert new_table_game({"game": "star", "seats": 6}).fill_rule == "literal"
+    assert new_table_game({"game": "star", "seats": 6, "fill_rule": "bounded"}).fill_rule == (
         "bounded")
     with pytest.raises(SetupError, match="fill rule"):
-        _table_game({"game": "halma", "seats": 2, "fill_rule": 3})
+        new_table_game({"game": "halma", "seats": 2, "fill_rule": 3})
 
 
 # -- seeded bot games to the end ---------------------------------------------------------------
