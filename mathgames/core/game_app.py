@@ -74,7 +74,8 @@ class GameApp(w.VBox):
     keeps), :attr:`message` (the line for refusals) and :attr:`confirm`
     (:meth:`_new_game_confirm`) before :meth:`_mount`. The save's envelope is
     described by the class attributes :attr:`save_key`, :attr:`save_kind`,
-    :attr:`save_version`, :attr:`save_refused` and :attr:`save_json`.
+    :attr:`save_version`, :attr:`save_refused`, :attr:`save_ascii` and
+    :attr:`save_compact`.
     """
 
     #: The key of the save's first field, which names the kind of save ...
@@ -85,8 +86,10 @@ class GameApp(w.VBox):
     save_version: ClassVar[int | None] = None
     #: The CorruptSaveError's message for a text that is not this kind of save.
     save_refused: ClassVar[str] = "not a saved game"
-    #: ``json.dumps`` options of the save (compact separators, ``ensure_ascii``).
-    save_json: ClassVar[dict[str, Any]] = {}
+    #: Whether the save's JSON escapes every non-ASCII character (``json.dumps``'s default).
+    save_ascii: ClassVar[bool] = True
+    #: Whether the save's JSON leaves out the spaces after ``,`` and ``:``.
+    save_compact: ClassVar[bool] = False
 
     board: BoardWidget
     message: w.HTML
@@ -211,7 +214,9 @@ class GameApp(w.VBox):
         head: dict[str, Any] = {self.save_key: self.save_kind}
         if self.save_version is not None:
             head["version"] = self.save_version
-        return json.dumps({**head, **fields}, **self.save_json)
+        separators = (",", ":") if self.save_compact else None
+        return json.dumps({**head, **fields}, ensure_ascii=self.save_ascii,
+                          separators=separators)
 
     def load(self, text: str) -> None:
         """Resume a game saved by :meth:`save`; CorruptSaveError (nothing changed) if bad."""
