@@ -26,7 +26,7 @@ import ipywidgets as w
 
 from mathgames.core.board_widget import BoardWidget
 from mathgames.core.errors import CorruptSaveError, MathgamesError, quoted
-from mathgames.core.game_app import GameApp, relabel_options
+from mathgames.core.game_widget import GameApp, relabel_options
 from mathgames.core.i18n import translator
 from mathgames.core.levels import DEFAULT_LEVEL
 from mathgames.core.resume_widget import ResumeBanner

@@ -21,7 +21,7 @@ import ipywidgets as w
 
 from mathgames.core.board_widget import BoardWidget
 from mathgames.core.errors import CorruptSaveError, MathgamesError
-from mathgames.core.game_app import GameApp, relabel_options
+from mathgames.core.game_widget import GameApp, relabel_options
 from mathgames.core.i18n import LANGUAGES, translator
 from mathgames.core.resume_widget import ResumeBanner
 from mathgames.core.svg import esc
