@@ -14,7 +14,6 @@ True
 
 from __future__ import annotations
 
-import math
 import random
 import re
 from typing import Any
@@ -36,8 +35,8 @@ from mathgames.core.ui_widget import (
 )
 from mathgames.triomino.bots import LEVELS, Bot
 from mathgames.triomino.game import Game
-from mathgames.triomino.geometry import Cell, cell_id, cell_xy, parse_cell
-from mathgames.triomino.narrate import describe_start, describe_turn, round_summary
+from mathgames.triomino.geometry import Cell, cell_id, cell_towards, nearest_cell, parse_cell
+from mathgames.triomino.narrate import describe_start, describe_turn, sheet_html, summary_html
 from mathgames.triomino.rules import PRESETS, RuleSet
 from mathgames.triomino.rules_widget import RulesEditor, points_html, preset_label
 from mathgames.triomino.table import ORIGIN, Placement, Table
@@ -504,7 +503,7 @@ class TriominoApp(GameApp):
         lines = [line for line in self.recent if line]
         game = self.game
         if game.phase != "play" and game.round_ends:
-            lines.append(re.sub(r"<[^>]+>", " ", self._summary_html()).strip())
+            lines.append(re.sub(r"<[^>]+>", " ", summary_html(game, self.name)).strip())
         elif self._my_turn():
             lines.append(_("{name} to play").format(name=self.name(game.current)))
         self.board.say(" ".join(" ".join(lines).split()))
@@ -599,21 +598,11 @@ class TriominoApp(GameApp):
         targets = self._targets()
         if not targets:
             return
-        if self.cursor not in targets or key is None:
-            self.cursor = self._cursor_start(targets)
+        if self.cursor not in targets or key is None:  # the place nearest the last tile
+            order = self.game.table.order
+            self.cursor = nearest_cell(targets, order[-1].cell) if order else targets[0]
         else:
-            x0, y0 = cell_xy(self.cursor)
-            vx, vy = ARROWS[key]
-            best, best_score = self.cursor, math.inf
-            for cell in targets:
-                x, y = cell_xy(cell)
-                along = (x - x0) * vx + (y - y0) * vy
-                across = abs((x - x0) * vy - (y - y0) * vx)
-                if along > 0.05 and across <= along * 2.5:
-                    score = math.hypot(x - x0, y - y0) + across
-                    if score < best_score:
-                        best, best_score = cell, score
-            self.cursor = best
+            self.cursor = cell_towards(targets, self.cursor, ARROWS[key])
         self._say_place(targets)
 
     def _say_place(self, targets: list[Cell]) -> None:
@@ -642,15 +631,6 @@ class TriominoApp(GameApp):
         else:
             self.cursor = targets[0]
         self._say_place(targets)
-
-    def _cursor_start(self, targets: list[Cell]) -> Cell:
-        """Where the cursor starts: the free place nearest the last tile."""
-        game = self.game
-        if not game.table.order:
-            return targets[0]
-        lx, ly = cell_xy(game.table.order[-1].cell)
-        return min(targets, key=lambda c: (math.hypot(cell_xy(c)[0] - lx,
-                                                       cell_xy(c)[1] - ly), c))
 
     # -- drawing ----------------------------------------------------------------------------
     @staticmethod
@@ -719,8 +699,8 @@ class TriominoApp(GameApp):
         self.zoom_in_button.disabled = self.zoom_level >= len(ZOOMS) - 1
         self.zoom_out_button.disabled = self.zoom_level == 0
         self.status.value = self._status_text(placements)
-        self.sheet.value = self._sheet_html()
-        self.summary.value = self._summary_html()
+        self.sheet.value = sheet_html(game, self.name)
+        self.summary.value = summary_html(game, self.name)
 
     def _status_text(self, placements: list[Placement]) -> str:
         """The status line; ``placements``: the legal placements of a human to move."""
@@ -753,43 +733,6 @@ class TriominoApp(GameApp):
                                                                 strict=True))
             text += f"<br>{esc(_('Scores'))}: {scores}"
         return f"<div style='font-size:1.15em'>{text}</div>"
-
-    def _sheet_html(self) -> str:
-        game = self.game
-        if not game.rules.keep_score:
-            counts = "".join(f"<td>{len(h)}</td>" for h in game.hands)
-            names = "".join(f"<th>{esc(n)}</th>" for n in self.names())
-            return (f"<p>{esc(_('No points are kept; the fewest tiles in hand wins.'))}</p>"
-                    f"<table class='mg-sheet'><tr><th></th>{names}</tr>"
-                    f"<tr><th>{esc(_('tiles in hand'))}</th>{counts}</tr></table>")
-        head = "".join(f"<th style='padding:0 1em;color:{TEXT_PALETTE[p % len(TEXT_PALETTE)]}'>"
-                       f"{esc(n)}</th>" for p, n in enumerate(self.names()))
-        rows = []
-        for rnd in range(1, game.round + 1):
-            cells = []
-            for p in range(game.players):
-                lines = "".join(f"<div>{esc(e.describe())}</div>" for e in game.entries(rnd, p))
-                total = game.round_scores(rnd)[p]
-                cells.append(f"<td style='vertical-align:top;padding:0 1em'>{lines}"
-                             f"<div style='border-top:1px solid #999'><b>{total}</b></div></td>")
-            rows.append(f"<tr><th style='vertical-align:top'>{esc(_('Round {n}').format(n=rnd))}"
-                        f"</th>{''.join(cells)}</tr>")
-        totals = "".join(f"<td style='padding:0 1em'><b>{s}</b></td>" for s in game.scores)
-        rows.append(f"<tr><th>{esc(_('Total'))}</th>{totals}</tr>")
-        return (f"<h4 style='margin:0.4em 0'>{esc(_('Score sheet'))}</h4>"
-                f"<table class='mg-sheet' style='border-collapse:collapse'>"
-                f"<tr><th></th>{head}</tr>{''.join(rows)}</table>")
-
-    def _summary_html(self) -> str:
-        game = self.game
-        lines = round_summary(game, self.name)
-        if not lines:
-            return ""
-        if game.phase != "game_over":
-            lines.append(_("Press Next round to deal again."))
-        body = "".join(f"<div>{esc(line)}</div>" for line in lines)
-        return (f"<div style='font-size:1.2em;background:#fff7d6;padding:0.5em;"
-                f"border-radius:6px'>{body}</div>")
 
     # -- save and load -------------------------------------------------------------------
     def _save_fields(self) -> dict[str, Any] | None:
