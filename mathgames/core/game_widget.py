@@ -8,27 +8,37 @@ builds its widgets, hands the set-up panel and the game's box to :meth:`GameApp.
 and fills in the hooks (``_game_under_way``, ``_set_labels``, ``_save_fields``,
 ``_load_fields``, and for undo ``_can_undo``, ``_undo_step``, ``_bot_to_move``, ...).
 
+In this example two players count up in turn, and the second is a bot:
+
 >>> class Counter(GameApp):
 ...     save_kind = "counter"
 ...     def __init__(self):
-...         self.count = None
-...         self.board = BoardWidget()
-...         self.message = w.HTML()
+...         self.moves = None
+...         self.board, self.message = BoardWidget(), w.HTML()
 ...         self.confirm = self._new_game_confirm()
 ...         self.setup, self.play = w.VBox(), w.VBox([self.confirm, self.board])
 ...         self._mount([self.setup, self.play], self.setup, self.play, "mg-counter")
-...     def _game_under_way(self): return bool(self.count)
+...     def _game_under_way(self): return bool(self.moves)
 ...     def _set_labels(self): pass
 ...     def _refresh(self): self._keep_copy()
-...     def _save_fields(self): return None if self.count is None else {"count": self.count}
-...     def _load_fields(self, data): self.count = data["count"]; self._refresh()
+...     def _save_fields(self): return None if self.moves is None else {"moves": self.moves}
+...     def _load_fields(self, data): self.moves = data["moves"]; self._refresh()
+...     def _can_undo(self): return bool(self.moves)
+...     def _undo_step(self): self.moves.pop()
+...     def _bot_to_move(self): return len(self.moves) % 2 == 1
+...     def _nothing_to_undo(self): return "Nothing to undo."
+...     def _say_error(self, text): self.message.value = text
 >>> app = Counter()
->>> app.load('{"game": "counter", "count": 3}'); app.board.storage_value
-'{"game": "counter", "count": 3}'
+>>> app.load('{"game": "counter", "moves": [1, 2, 3, 4]}'); app.board.storage_value
+'{"game": "counter", "moves": [1, 2, 3, 4]}'
+>>> app.undo(); app.moves, app.board.storage_value    # the bot's 4, then the human's 3
+([1, 2], '{"game": "counter", "moves": [1, 2]}')
 >>> app.ask_new_game(); app.confirm.layout.display is None   # a game under way: asked
 True
 >>> app.confirm.yes_button.click(); app.setup.layout.display, app.play.layout.display
 (None, 'none')
+>>> app.undo(); app.undo(); app.moves, app.message.value
+([], 'Nothing to undo.')
 """
 
 from __future__ import annotations

@@ -1,9 +1,9 @@
-"""The Triomino rules editor of the set-up panel, and the rules' points in words.
+"""The Triomino rules editor of the set-up panel, and the rules in words (How to play).
 
 A teacher who chooses "Custom rules" starts from a preset and sets every number and
 switch of a :class:`~mathgames.triomino.rules.RuleSet` by hand; :meth:`RulesEditor.rules`
-is the rule set they make. :func:`points_html` is the points table of the "How to play"
-panel for any rule set.
+is the rule set they make. :func:`howto_html` is the "How to play" panel for any rule
+set, with :func:`points_html`, the table of its points.
 
 >>> editor = RulesEditor(); editor.relabel()
 >>> editor.base_select.value = "goliath"        # fills in Goliath's numbers
@@ -24,10 +24,14 @@ import ipywidgets as w
 from mathgames.core.game_widget import relabel_options
 from mathgames.core.i18n import translator
 from mathgames.core.svg import esc
+from mathgames.core.ui_widget import section
 from mathgames.triomino.rules import PRESETS, RuleSet
+from mathgames.triomino.table import ORIGIN, Placement, Table
+from mathgames.triomino.tiles import Tile
+from mathgames.triomino.view import table_svg
 
-__all__ = ["NUMBER_FIELDS", "SWITCH_FIELDS", "RulesEditor", "field_label", "points_html",
-           "preset_label"]
+__all__ = ["NUMBER_FIELDS", "SWITCH_FIELDS", "RulesEditor", "field_label", "howto_html",
+           "points_html", "preset_label"]
 
 _ = translator("triomino")
 
@@ -197,3 +201,38 @@ def points_html(rules: RuleSet) -> str:
     body = "".join(f"<tr><td>{esc(a)}</td><td><b>{esc(b)}</b></td></tr>" for a, b in rows)
     return (f"<p>{esc(_('Rules: {name}').format(name=name))}</p>"
             f"<table class='mg-howto-points'>{body}</table>")
+
+
+def howto_html(rules: RuleSet) -> str:
+    """The "How to play" panel for ``rules``: goal, a turn, what is legal (a picture drawn
+    by the table's own view) and the points (:func:`points_html`), read from the rule set.
+
+    >>> html = howto_html(PRESETS["family"])
+    >>> "Where the tile 1-3-4 fits" in html and "No points are kept" in html
+    True
+    """
+    goal = (_("Place your tiles on the table before the others do and score the most "
+              "points.") if rules.keep_score
+            else _("Place your tiles on the table: whoever has the fewest tiles left "
+                   "wins."))
+    turn = _("Pick a tile from your rack (tap it, or press its number 1-9), turn it "
+             "with Rotate (r), then tap a dashed place next to the tiles (or move the "
+             "frame with the arrow keys and press Enter). If none of your tiles fits, "
+             "draw from the pool; if still nothing fits, pass.")
+    legal = _("A new tile touches the table along an edge, and at each of its corners "
+              "it shows the same digit as every tile that meets there. In the picture "
+              "the tile 1-3-4 fits on the green places (↻: turned another way).")
+    table = Table([Placement(Tile.parse("1-2-3"), ORIGIN, 0)])
+    tile = Tile.parse("1-3-4")
+    hints = {}
+    for placement in table.placements_for([tile]):
+        hints[placement.cell] = hints.get(placement.cell, False) or placement.rotation == 0
+    picture = table_svg(table, clickable=table.frontier(), hints=hints,
+                        title=_("Where the tile 1-3-4 fits"))
+    picture = picture.replace("data-cell=", "data-example=")
+    parts = [section(_("Goal"), f"<p>{esc(goal)}</p>"),
+             section(_("A turn"), f"<p>{esc(turn)}</p>"),
+             section(_("What is legal"),
+                     f"<p>{esc(legal)}</p><div class='mg-howto-picture'>{picture}</div>")]
+    parts.append(section(_("Points"), points_html(rules)))
+    return "".join(parts)

@@ -31,15 +31,14 @@ from mathgames.core.ui_widget import (
     HowToPlay,
     by_pointer,
     level_help,
-    section,
 )
 from mathgames.triomino.bots import LEVELS, Bot
 from mathgames.triomino.game import Game
 from mathgames.triomino.geometry import Cell, cell_id, cell_towards, nearest_cell, parse_cell
 from mathgames.triomino.narrate import describe_start, describe_turn, sheet_html, summary_html
 from mathgames.triomino.rules import PRESETS, RuleSet
-from mathgames.triomino.rules_widget import RulesEditor, points_html, preset_label
-from mathgames.triomino.table import ORIGIN, Placement, Table
+from mathgames.triomino.rules_widget import RulesEditor, howto_html, preset_label
+from mathgames.triomino.table import Placement
 from mathgames.triomino.tiles import Tile
 from mathgames.triomino.view import rack_id, rack_svg, table_svg
 
@@ -783,31 +782,5 @@ class TriominoApp(GameApp):
             return PRESETS["pressman"]
 
     def _howto_html(self) -> str:
-        """The "How to play" panel: goal, a turn, what is legal (a picture drawn by the
-        table's own view) and the points of the chosen rules, read from the rule set."""
-        rules = self.shown_rules()
-        goal = (_("Place your tiles on the table before the others do and score the most "
-                  "points.") if rules.keep_score
-                else _("Place your tiles on the table: whoever has the fewest tiles left "
-                       "wins."))
-        turn = _("Pick a tile from your rack (tap it, or press its number 1-9), turn it "
-                 "with Rotate (r), then tap a dashed place next to the tiles (or move the "
-                 "frame with the arrow keys and press Enter). If none of your tiles fits, "
-                 "draw from the pool; if still nothing fits, pass.")
-        legal = _("A new tile touches the table along an edge, and at each of its corners "
-                  "it shows the same digit as every tile that meets there. In the picture "
-                  "the tile 1-3-4 fits on the green places (↻: turned another way).")
-        table = Table([Placement(Tile.parse("1-2-3"), ORIGIN, 0)])
-        tile = Tile.parse("1-3-4")
-        hints = {}
-        for placement in table.placements_for([tile]):
-            hints[placement.cell] = hints.get(placement.cell, False) or placement.rotation == 0
-        picture = table_svg(table, clickable=table.frontier(), hints=hints,
-                            title=_("Where the tile 1-3-4 fits"))
-        picture = picture.replace("data-cell=", "data-example=")
-        parts = [section(_("Goal"), f"<p>{esc(goal)}</p>"),
-                 section(_("A turn"), f"<p>{esc(turn)}</p>"),
-                 section(_("What is legal"),
-                         f"<p>{esc(legal)}</p><div class='mg-howto-picture'>{picture}</div>")]
-        parts.append(section(_("Points"), points_html(rules)))
-        return "".join(parts)
+        """The "How to play" panel for :meth:`shown_rules`."""
+        return howto_html(self.shown_rules())
