@@ -20,23 +20,21 @@ True
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 import ipywidgets as w
 
 from mathgames.core.board_widget import BoardWidget
-from mathgames.core.errors import CorruptSaveError, MathgamesError, quoted, read_save
-from mathgames.core.i18n import on_language_change, translator
+from mathgames.core.errors import CorruptSaveError, MathgamesError, quoted
+from mathgames.core.game_widget import GameApp, relabel_options
+from mathgames.core.i18n import translator
 from mathgames.core.levels import DEFAULT_LEVEL
 from mathgames.core.resume_widget import ResumeBanner
 from mathgames.core.svg import esc
 from mathgames.core.ui_widget import (
-    Confirm,
     HowToPlay,
     ZoomButtons,
     by_pointer,
-    fill_tooltips,
     level_help,
     section,
 )
@@ -67,7 +65,7 @@ def _seat(kind: str) -> str:
     return LEGACY_SEATS.get(kind, kind)
 
 
-class HalmaApp(w.VBox):
+class HalmaApp(GameApp):
     """Set-up panel, then the board, the controls, the move list and the messages.
 
     ``board``: ``"halma"`` or ``"star"``. ``players`` and ``seats`` (one of
@@ -86,6 +84,10 @@ class HalmaApp(w.VBox):
     ``resume``. The browser keeps the game under the storage key ``halma`` (Halma)
     or ``halma-star`` (Chinese checkers).
     """
+
+    save_kind = "halma"
+    save_version = SAVE_VERSION
+    save_refused = "the saved game is not a Halma game"
 
     def __init__(self, board: str = "halma", players: int = 2,
                  seats: list[str] | tuple[str, ...] | None = None, move_limit: int = 1000,
@@ -170,8 +172,7 @@ class HalmaApp(w.VBox):
         self.solution_all_button.add_class("mg-solution-all")
         self.zooms = ZoomButtons(self.board, ZOOMS)
         self.zoom_in_button, self.zoom_out_button = self.zooms.zoom_in, self.zooms.zoom_out
-        self.confirm = Confirm(lambda: _("Start a new game? This game will be lost."),
-                               self.show_setup)
+        self.confirm = self._new_game_confirm()
         self.controls = w.HBox([self.undo_button, self.bot_button, self.solution_step_button,
                                 self.solution_all_button, self.new_button, self.zooms,
                                 self.howto.button])
@@ -190,9 +191,8 @@ class HalmaApp(w.VBox):
                                 self.help, self.board_row])
         self.game_box.add_class("mg-game")
         self.resume = ResumeBanner(self.board, self.load)
-        super().__init__([self.resume, self.howto, self.setup, self.game_box])
-        self.add_class("mg-halma")
-        self.add_class("mg-app")
+        self._mount([self.resume, self.howto, self.setup, self.game_box], self.setup,
+                    self.game_box, "mg-halma")
         # -- events ------------------------------------------------------------------------
         self.mode_select.observe(lambda _c: self._show_setup_parts(), "value")
         self.players_select.observe(lambda _c: self._show_setup_parts(), "value")
@@ -204,28 +204,19 @@ class HalmaApp(w.VBox):
         self.solution_all_button.on_click(lambda _b: self.solution_all())
         self.board.on_cell_click(self._on_cell)
         self.board.on_key(self._on_key)
-        on_language_change(self._on_language)
         self._relabel()
         self.show_setup()
 
     # -- labels ------------------------------------------------------------------------------
-    def _on_language(self, _code: str) -> None:
-        self._relabel()
-        self._refresh()
-
-    def _relabel(self) -> None:
+    def _set_labels(self) -> None:
         name = _("Halma") if self.board_key == "halma" else _("Chinese checkers")
         self.title.value = f"<h2>{esc(name)}</h2>"
-        mode = self.mode_select.value
-        self.mode_select.options = [(_("Game"), "game"), (_("Crossing puzzle"), "puzzle")]
-        self.mode_select.value = mode
+        relabel_options(self.mode_select, [(_("Game"), "game"), (_("Crossing puzzle"), "puzzle")])
         # The controls carry their own labels (a screen reader names each by its label).
         self.players_select.description = _("Players")
         for p, select in enumerate(self.seat_selects):
             select.description = player_label(p)
-            value = select.value
-            select.options = [(_seat_label(k), k) for k in SEAT_KINDS]
-            select.value = value
+            relabel_options(select, [(_seat_label(k), k) for k in SEAT_KINDS])
         self.limit_input.description = _("Move limit (0 = none)")
         self.pieces_select.description = _("Pieces")
         self.level_help.value = level_help(levels_on(self.board_key), _seat_label)
@@ -247,8 +238,6 @@ class HalmaApp(w.VBox):
         self.help.value = by_pointer(mouse, touch)
         self.zooms.relabel()
         self.board.label = name
-        self.howto.refresh()
-        fill_tooltips(self)
 
     def _show_setup_parts(self) -> None:
         puzzle = self.mode_select.value == "puzzle"
@@ -259,23 +248,14 @@ class HalmaApp(w.VBox):
         for p, row in enumerate(self.seat_rows):
             row.layout.display = None if p < self.players_select.value else "none"
 
-    def ask_new_game(self) -> None:
-        """New game: ask first while a game is under way (it would be lost)."""
-        if self.game is not None and not self.game.is_over() and self.game.history:
-            self.confirm.ask()
-            self.board.say(_("Start a new game? This game will be lost."))
-        else:
-            self.show_setup()
+    def _game_under_way(self) -> bool:
+        return self.game is not None and not self.game.is_over() and bool(self.game.history)
 
     def zoom(self, step: int) -> None:
         """Make the board bigger (+1, it then scrolls) or smaller (-1)."""
         self.zooms.step(step)
 
-    def show_setup(self) -> None:
-        """Back to the set-up panel (the game stays until Start)."""
-        self.confirm.hide()
-        self.setup.layout.display = None
-        self.game_box.layout.display = "none"
+    def _setup_shown(self) -> None:
         self._show_setup_parts()
 
     # -- starting ----------------------------------------------------------------------------
@@ -303,8 +283,7 @@ class HalmaApp(w.VBox):
                      for p, kind in enumerate(self.seats)]
         self.selected = None
         self.destinations = {}
-        self.setup.layout.display = "none"
-        self.game_box.layout.display = None
+        self._show_game()
         puzzle = self.mode == "puzzle"
         self.solution_step_button.layout.display = None if puzzle else "none"
         self.solution_all_button.layout.display = None if puzzle else "none"
@@ -422,16 +401,25 @@ class HalmaApp(w.VBox):
         elif key in ("Backspace", "u", "U"):
             self.undo()
 
-    def undo(self) -> None:
-        """Take back the last move, and the bots' moves after the last human move."""
-        game = self.game
-        if game is None or not game.history:
-            self._say(_("There is no move to undo."))
-            return
-        game.undo()
-        if self.has_human:
-            while game.history and self.seats[game.to_move] != "human":
-                game.undo()
+    # -- undo (GameApp.undo: the last move, and the bots' moves after the last human move) --
+    def _can_undo(self) -> bool:
+        return self.game is not None and bool(self.game.history)
+
+    def _undo_step(self) -> None:
+        assert self.game is not None
+        self.game.undo()
+
+    def _bot_to_move(self) -> bool:
+        assert self.game is not None
+        return self.has_human and self.seats[self.game.to_move] != "human"
+
+    def _nothing_to_undo(self) -> str:
+        return _("There is no move to undo.")
+
+    def _say_error(self, text: str) -> None:
+        self._say(text)
+
+    def _undone(self) -> None:
         self.selected, self.destinations = None, {}
         self.message.value = ""
         self._refresh()
@@ -525,8 +513,7 @@ class HalmaApp(w.VBox):
         game = self.game
         if game is None:
             return
-        # the kept copy first (see BoardWidget: a reload must find the move kept)
-        self.board.storage_value = self.save()
+        self._keep_copy()  # first (see BoardWidget: a reload must find the move kept)
         self.board.svg = render(game, selected=self.selected, destinations=self.destinations,
                                 cursor=self.cursor, title=self.board.label)
         over = game.is_over()
@@ -539,28 +526,23 @@ class HalmaApp(w.VBox):
         self.undo_button.disabled = not game.history
 
     # -- saving ------------------------------------------------------------------------------
-    def save(self) -> str:
-        """The game as JSON (the set-up and the moves), for resuming after a reload."""
+    def _save_fields(self) -> dict[str, Any] | None:
+        """The set-up and the moves (:meth:`GameApp.save` wraps them)."""
         game = self.game
         if game is None:
-            return ""
-        return json.dumps({
-            "game": "halma", "version": SAVE_VERSION, "board": self.board_key,
+            return None
+        return {
+            "board": self.board_key,
             "mode": self.mode, "players": game.players, "pieces": game.pieces,
             "move_limit": game.move_limit, "fill_rule": game.fill_rule, "seats": self.seats,
             "moves": [str(m) for m in game.moves],
-        })
+        }
 
-    def load(self, text: str) -> None:
-        """Resume a game saved by :meth:`save`; CorruptSaveError (nothing changed) if bad.
+    def _load_fields(self, data: dict[str, Any]) -> None:
+        """Replay a save's moves (:meth:`GameApp.load` checked its envelope).
 
         A save without ``fill_rule`` (written before there was a choice) is replayed under
         the ``"literal"`` rule it was played under, so that it ends as it did."""
-        data = read_save(text)
-        if not isinstance(data, dict) or data.get("game") != "halma":
-            raise CorruptSaveError("the saved game is not a Halma game")
-        if data.get("version") != SAVE_VERSION:
-            raise CorruptSaveError(f"unknown save version {quoted(data.get('version'))}")
         if data.get("board") != self.board_key:
             raise CorruptSaveError(
                 f"the saved game is on another board ({quoted(data.get('board'))})")

@@ -14,22 +14,20 @@ from __future__ import annotations
 import base64
 import csv
 import io
-import json
 import math
 from typing import Any
 
 import ipywidgets as w
 
 from mathgames.core.board_widget import BoardWidget
-from mathgames.core.errors import CorruptSaveError, MathgamesError, read_save
-from mathgames.core.i18n import LANGUAGES, on_language_change, translator
+from mathgames.core.errors import CorruptSaveError, MathgamesError
+from mathgames.core.game_widget import GameApp, relabel_options
+from mathgames.core.i18n import LANGUAGES, translator
 from mathgames.core.resume_widget import ResumeBanner
 from mathgames.core.svg import esc
 from mathgames.core.ui_widget import (
-    Confirm,
     HowToPlay,
     by_pointer,
-    fill_tooltips,
     level_help,
     section,
 )
@@ -95,12 +93,17 @@ def _bot_label(kind: str) -> str:
     return labels[kind]
 
 
-class MatematikoApp(w.VBox):
+class MatematikoApp(GameApp):
     """Set-up panel, then the game: the grid, the caller's button, hints, results.
 
     ``code``, ``mode`` (``"solitaire"`` or ``"class"``), ``names`` and ``bots``
     preset the set-up panel; nothing starts until Start is pressed.
     """
+
+    save_key = "app"
+    save_kind = "matematiko"
+    save_refused = "not a saved Matematiko game"
+    save_ascii = False
 
     def __init__(self, code: str | None = None, mode: str = "solitaire",
                  names: list[str] | None = None, bots: tuple[str, ...] = ()) -> None:
@@ -175,8 +178,7 @@ class MatematikoApp(w.VBox):
         self.csv_link.add_class("mg-csv")
         self.legend = w.HTML()
         self.legend.add_class("mg-hint-legend")
-        self.confirm = Confirm(lambda: _("Start a new game? This game will be lost."),
-                               self.show_setup)
+        self.confirm = self._new_game_confirm()
         self.controls = w.HBox([self.player_select, self.call_button, self.undo_button,
                                 self.hint_toggle, self.new_button, self.howto.button])
         self.controls.add_class("mg-controls")
@@ -190,29 +192,19 @@ class MatematikoApp(w.VBox):
         self.call_button.on_click(lambda _b: self.call_next())
         self.undo_button.on_click(lambda _b: self.undo())
         self.new_button.on_click(lambda _b: self.ask_new_game())
-        super().__init__([self.banner, self.howto, self.setup, self.game])
-        self.add_class("mg-matematiko")
-        self.add_class("mg-app")
-        on_language_change(self._language_changed)
+        self._mount([self.banner, self.howto, self.setup, self.game], self.setup, self.game,
+                    "mg-matematiko")
         self._relabel()
 
     # -- labels --------------------------------------------------------------
-    def _language_changed(self, _code: str) -> None:
-        self._relabel()
-        if self.match is not None:
-            self._refresh()
-
     def _mode_changed(self, _change: dict[str, Any]) -> None:
-        if not getattr(self, "_relabelling", False):
+        if not self.relabelling:
             self._relabel()
 
-    def _relabel(self) -> None:
+    def _set_labels(self) -> None:
         self.title.value = f"<h3>{esc(_('Matematiko'))}</h3>"
-        mode = self.mode_select.value
-        self._relabelling = True
-        self.mode_select.options = [(_("Solitaire"), "solitaire"), (_("Class game"), "class")]
-        self.mode_select.value = mode
-        self._relabelling = False
+        relabel_options(self.mode_select,
+                        [(_("Solitaire"), "solitaire"), (_("Class game"), "class")])
         # The inputs carry their own labels (a screen reader names each by its label).
         self.code_label.layout.display = "none"
         self.code_input.description = _("Game code")
@@ -237,23 +229,13 @@ class MatematikoApp(w.VBox):
                                      "its row, column and diagonal if the number goes there")
         self.new_button.description = _("New game")
         self.board.label = _("Matematiko grid")
-        self.howto.refresh()
-        fill_tooltips(self)
 
     # -- set-up ----------------------------------------------------------------
-    def ask_new_game(self) -> None:
-        """New game: ask first while a game is under way (it would be lost)."""
-        if self.match is not None and not self.match.is_over and self.match.called:
-            self.confirm.ask()
-            self.board.say(_("Start a new game? This game will be lost."))
-        else:
-            self.show_setup()
+    def _game_under_way(self) -> bool:
+        return self.match is not None and not self.match.is_over and bool(self.match.called)
 
-    def show_setup(self) -> None:
-        """Back to the set-up panel (the current game is dropped)."""
-        self.confirm.hide()
-        self.setup.layout.display = None
-        self.game.layout.display = "none"
+    def _setup_shown(self) -> None:
+        """A fresh game code in the set-up panel."""
         self.code_input.value = new_code()
         self.setup_message.value = ""
 
@@ -300,8 +282,7 @@ class MatematikoApp(w.VBox):
         self.player_select.value = self.viewing
         self.player_select.layout.display = None if len(match.names) > 1 else "none"
         self.call_button.layout.display = None if self.mode == "class" else "none"
-        self.setup.layout.display = "none"
-        self.game.layout.display = None
+        self._show_game()
         self.message.value = ""
         self._refresh()
 
@@ -403,7 +384,8 @@ class MatematikoApp(w.VBox):
         self.board.say(f"{cell_name(index)}: {card}. {self._status_text()}")
 
     def undo(self) -> None:
-        """Take back the shown player's placement of the current number."""
+        """Take back the shown player's placement of the current number (everyone places
+        each number at once, so this replaces the turn-by-turn :meth:`GameApp.undo`)."""
         match = self.match
         if match is None or self.viewing is None:
             return
@@ -466,8 +448,7 @@ class MatematikoApp(w.VBox):
         match = self.match
         if match is None or self.viewing is None:
             return
-        # the kept copy first (see BoardWidget: a reload must find the move kept)
-        self.board.storage_value = self.save()
+        self._keep_copy()  # first (see BoardWidget: a reload must find the move kept)
         name = self.viewing
         grid = match.grid(name)
         placing = match.called > 0 and not match.has_placed(name)
@@ -587,19 +568,16 @@ class MatematikoApp(w.VBox):
             f'⬇ {esc(_("Download the results (CSV)"))}</a>')
 
     # -- saving --------------------------------------------------------------------
-    def save(self) -> str:
-        """The game as JSON (what the browser keeps for a reload)."""
+    def _save_fields(self) -> dict[str, Any] | None:
+        """The mode and the match (:meth:`GameApp.save` wraps them)."""
         if self.match is None:
-            return ""
-        return json.dumps({"app": "matematiko", "mode": self.mode,
-                           "match": self.match.to_dict()}, ensure_ascii=False)
+            return None
+        return {"mode": self.mode, "match": self.match.to_dict()}
 
-    def load(self, text: str) -> None:
-        """Resume a saved game; ``CorruptSaveError`` (and no change) if it is bad."""
-        data = read_save(text)
-        if not isinstance(data, dict) or data.get("app") != "matematiko" or data.get(
-                "mode") not in MODES:
-            raise CorruptSaveError("not a saved Matematiko game")
+    def _load_fields(self, data: dict[str, Any]) -> None:
+        """Resume a saved match (:meth:`GameApp.load` checked its envelope)."""
+        if data.get("mode") not in MODES:
+            raise CorruptSaveError(self.save_refused)
         match = Match.from_dict(data.get("match"))
         if any(p.bot is not None and p.bot not in BOTS and p.bot not in LEVELS
                for p in match.players):

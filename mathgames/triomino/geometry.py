@@ -32,6 +32,7 @@ True
 from __future__ import annotations
 
 import math
+from collections.abc import Iterable
 from functools import cache
 
 from mathgames.core.errors import InvalidMoveError, quoted
@@ -42,11 +43,13 @@ __all__ = [
     "Point",
     "cell_corners",
     "cell_id",
+    "cell_towards",
     "cell_xy",
     "cells_around",
     "corner_names",
     "edge_neighbours",
     "is_up",
+    "nearest_cell",
     "parse_cell",
     "point_id",
     "point_xy",
@@ -118,6 +121,40 @@ def cell_xy(cell: Cell) -> tuple[float, float]:
     """
     xs, ys = zip(*(point_xy(p) for p in cell_corners(cell)), strict=True)
     return (round(sum(xs) / 3, 6), round(sum(ys) / 3, 6))
+
+
+def nearest_cell(cells: Iterable[Cell], to: Cell) -> Cell:
+    """The cell of ``cells`` whose centre is nearest ``to``'s (the smallest of equals).
+
+    >>> nearest_cell([(4, 0), (1, 0), (-1, 0)], (0, 0))
+    (-1, 0)
+    """
+    x0, y0 = cell_xy(to)
+    return min(cells, key=lambda c: (math.hypot(cell_xy(c)[0] - x0, cell_xy(c)[1] - y0), c))
+
+
+def cell_towards(cells: Iterable[Cell], start: Cell, direction: tuple[int, int]) -> Cell:
+    """The cell of ``cells`` nearest ``start`` in a direction on screen (``(1, 0)``: right,
+    ``(0, -1)``: up, as y grows downwards), within a wide cone around it, and the closer
+    to the straight line the better; ``start`` itself when no cell lies that way.
+
+    >>> cell_towards([(-2, 0), (2, 0), (4, 0)], (0, 0), (1, 0))
+    (2, 0)
+    >>> cell_towards([(-2, 0)], (0, 0), (1, 0))
+    (0, 0)
+    """
+    x0, y0 = cell_xy(start)
+    vx, vy = direction
+    best, best_score = start, math.inf
+    for cell in cells:
+        x, y = cell_xy(cell)
+        along = (x - x0) * vx + (y - y0) * vy
+        across = abs((x - x0) * vy - (y - y0) * vx)
+        if along > 0.05 and across <= along * 2.5:
+            score = math.hypot(x - x0, y - y0) + across
+            if score < best_score:
+                best, best_score = cell, score
+    return best
 
 
 def corner_names(cell: Cell) -> tuple[str, str, str]:

@@ -17,11 +17,9 @@ True
 
 from __future__ import annotations
 
-import math
-
 from mathgames.core.i18n import translator
 from mathgames.triomino.game import Game
-from mathgames.triomino.geometry import Cell, cell_xy
+from mathgames.triomino.geometry import Cell, cell_towards, nearest_cell
 from mathgames.triomino.tiles import Tile
 
 __all__ = ["ARROWS", "cursor_start", "free_places", "place_said", "step_cursor"]
@@ -46,8 +44,7 @@ def cursor_start(game: Game, places: list[Cell]) -> Cell:
     last tile, or the first one on an empty table."""
     if not game.table.order:
         return places[0]
-    lx, ly = cell_xy(game.table.order[-1].cell)
-    return min(places, key=lambda c: (math.hypot(cell_xy(c)[0] - lx, cell_xy(c)[1] - ly), c))
+    return nearest_cell(places, game.table.order[-1].cell)
 
 
 def step_cursor(game: Game, places: list[Cell], cursor: Cell | None, key: str | None
@@ -62,18 +59,7 @@ def step_cursor(game: Game, places: list[Cell], cursor: Cell | None, key: str | 
         return cursor_start(game, places)
     if key in ("n", "N"):
         return places[(places.index(cursor) + 1) % len(places)]
-    x0, y0 = cell_xy(cursor)
-    vx, vy = ARROWS[key]
-    best, best_score = cursor, math.inf
-    for cell in places:
-        x, y = cell_xy(cell)
-        along = (x - x0) * vx + (y - y0) * vy
-        across = abs((x - x0) * vy - (y - y0) * vx)
-        if along > 0.05 and across <= along * 2.5:
-            score = math.hypot(x - x0, y - y0) + across
-            if score < best_score:
-                best, best_score = cell, score
-    return best
+    return cell_towards(places, cursor, ARROWS[key])
 
 
 def place_said(game: Game, places: list[Cell], cursor: Cell, tile: Tile | None = None,

@@ -1,4 +1,5 @@
-"""Triomino's game told in words: who starts and why, what a turn did, how a round ended.
+"""Triomino's game told in words: who starts and why, what a turn did, how a round ended,
+and the score sheet.
 
 Pure functions of a :class:`~mathgames.triomino.game.Game` and the players' names, in the
 current language; the game page (:mod:`mathgames.triomino.widget`) and a class's table
@@ -20,11 +21,12 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from mathgames.core.i18n import translator
+from mathgames.core.svg import TEXT_PALETTE, esc
 
 if TYPE_CHECKING:
     from mathgames.triomino.game import Game
 
-__all__ = ["describe_start", "describe_turn", "round_summary"]
+__all__ = ["describe_start", "describe_turn", "round_summary", "sheet_html", "summary_html"]
 
 _ = translator("triomino")
 
@@ -106,3 +108,50 @@ def round_summary(game: Game, name: Names) -> list[str]:
                                 "Game over. The winners: {names}.",
                                 len(game.winners)).format(names=names))
     return lines
+
+
+def summary_html(game: Game, name: Names) -> str:
+    """:func:`round_summary` as a highlighted box ("" while a round is played), with what
+    to do next when the game goes on."""
+    lines = round_summary(game, name)
+    if not lines:
+        return ""
+    if game.phase != "game_over":
+        lines.append(_("Press Next round to deal again."))
+    body = "".join(f"<div>{esc(line)}</div>" for line in lines)
+    return (f"<div style='font-size:1.2em;background:#fff7d6;padding:0.5em;"
+            f"border-radius:6px'>{body}</div>")
+
+
+def sheet_html(game: Game, name: Names) -> str:
+    """The score sheet: each round's entries and total for each player, then the totals
+    (without points kept: the tiles each player holds).
+
+    >>> from mathgames.triomino.game import Game
+    >>> "Score sheet" in sheet_html(Game("pressman", 2, seed=3), ["Ann", "Ben"].__getitem__)
+    True
+    """
+    names = [name(p) for p in range(game.players)]
+    if not game.rules.keep_score:
+        counts = "".join(f"<td>{len(h)}</td>" for h in game.hands)
+        heads = "".join(f"<th>{esc(n)}</th>" for n in names)
+        return (f"<p>{esc(_('No points are kept; the fewest tiles in hand wins.'))}</p>"
+                f"<table class='mg-sheet'><tr><th></th>{heads}</tr>"
+                f"<tr><th>{esc(_('tiles in hand'))}</th>{counts}</tr></table>")
+    head = "".join(f"<th style='padding:0 1em;color:{TEXT_PALETTE[p % len(TEXT_PALETTE)]}'>"
+                   f"{esc(n)}</th>" for p, n in enumerate(names))
+    rows = []
+    for rnd in range(1, game.round + 1):
+        cells = []
+        for p in range(game.players):
+            lines = "".join(f"<div>{esc(e.describe())}</div>" for e in game.entries(rnd, p))
+            total = game.round_scores(rnd)[p]
+            cells.append(f"<td style='vertical-align:top;padding:0 1em'>{lines}"
+                         f"<div style='border-top:1px solid #999'><b>{total}</b></div></td>")
+        rows.append(f"<tr><th style='vertical-align:top'>{esc(_('Round {n}').format(n=rnd))}"
+                    f"</th>{''.join(cells)}</tr>")
+    totals = "".join(f"<td style='padding:0 1em'><b>{s}</b></td>" for s in game.scores)
+    rows.append(f"<tr><th>{esc(_('Total'))}</th>{totals}</tr>")
+    return (f"<h4 style='margin:0.4em 0'>{esc(_('Score sheet'))}</h4>"
+            f"<table class='mg-sheet' style='border-collapse:collapse'>"
+            f"<tr><th></th>{head}</tr>{''.join(rows)}</table>")

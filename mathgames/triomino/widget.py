@@ -14,8 +14,6 @@ True
 
 from __future__ import annotations
 
-import dataclasses
-import json
 import random
 import re
 from typing import Any
@@ -23,26 +21,25 @@ from typing import Any
 import ipywidgets as w
 
 from mathgames.core.board_widget import BoardWidget
-from mathgames.core.errors import CorruptSaveError, MathgamesError, read_save
-from mathgames.core.i18n import LANGUAGES, on_language_change, translator
+from mathgames.core.errors import CorruptSaveError, MathgamesError
+from mathgames.core.game_widget import GameApp, relabel_options
+from mathgames.core.i18n import LANGUAGES, translator
 from mathgames.core.levels import DEFAULT_LEVEL
 from mathgames.core.resume_widget import ResumeBanner
 from mathgames.core.svg import TEXT_PALETTE, esc
 from mathgames.core.ui_widget import (
-    Confirm,
     HowToPlay,
     by_pointer,
-    fill_tooltips,
     level_help,
-    section,
 )
 from mathgames.triomino.bots import LEVELS, Bot
 from mathgames.triomino.game import Game
 from mathgames.triomino.geometry import Cell, cell_id, parse_cell
 from mathgames.triomino.keyboard import ARROWS, place_said, step_cursor
-from mathgames.triomino.narrate import describe_start, describe_turn, round_summary
+from mathgames.triomino.narrate import describe_start, describe_turn, sheet_html, summary_html
 from mathgames.triomino.rules import PRESETS, RuleSet
-from mathgames.triomino.table import ORIGIN, Placement, Table
+from mathgames.triomino.rules_widget import RulesEditor, howto_html, preset_label
+from mathgames.triomino.table import Placement
 from mathgames.triomino.tiles import Tile
 from mathgames.triomino.view import rack_id, rack_svg, table_svg
 
@@ -55,24 +52,6 @@ SAVE_FORMAT = "mathgames-triomino-app"
 #: At most this many undo states go into a save (a save is sent to the browser each move).
 UNDO_SAVED_MAX = 64
 ZOOMS = (1.0, 1.5, 2.25, 3.4)
-
-#: The rule fields a teacher can set by hand in the set-up panel (numbers).
-NUMBER_FIELDS = ("start_bonus", "zero_triple_bonus", "draw_penalty", "max_draws",
-                 "failed_draws_penalty", "empty_pool_penalty", "bridge_bonus", "two_sided_bonus",
-                 "going_out_bonus", "target_score")
-#: ... and switches.
-SWITCH_FIELDS = ("keep_score", "start_bonus_needs_triple", "zero_triple_choice", "multi_round",
-                 "target_ends_at_once")
-
-
-def _preset_label(name: str) -> str:
-    labels = {
-        "schmidt": _("Schmidt (Polish rules)"), "pressman": _("Pressman (classic rules)"),
-        "goliath": _("Goliath (current rules)"), "family": _("Family (no points)"),
-        "solitaire": _("Solitaire"), "custom": _("Custom rules"),
-    }
-    return labels[name]
-
 
 #: Bot kinds of earlier versions (arguments and saves), as levels.
 LEGACY_BOTS = {"random": "easy", "greedy": "medium", "planner": "hard"}
@@ -87,27 +66,7 @@ def _bot_label(kind: str) -> str:
     return labels[kind]
 
 
-def _field_label(field: str) -> str:
-    labels = {
-        "start_bonus": _("start bonus"), "zero_triple_bonus": _("extra for starting with 0-0-0"),
-        "draw_penalty": _("penalty per drawn tile"),
-        "max_draws": _("draws per turn (0 = until a tile fits)"),
-        "failed_draws_penalty": _("penalty when no drawn tile was placed"),
-        "empty_pool_penalty": _("penalty when the pool is empty and nothing fits"),
-        "bridge_bonus": _("bridge bonus"), "two_sided_bonus": _("two-sided fit bonus"),
-        "going_out_bonus": _("going-out bonus"), "target_score": _("game ends at (0 = never)"),
-        "keep_score": _("keep score"),
-        "start_bonus_needs_triple": _("start bonus only for a triple"),
-        "zero_triple_choice": _("may start with 0-0-0 instead"),
-        "multi_round": _("play rounds until the target"),
-        "target_ends_at_once": _("reaching the target ends the game at once"),
-        "hexagons": _("hexagon bonus: one, two, three at once"),
-        "draw_when": _("when you may draw"), "place_drawn": _("a drawn tile that fits"),
-    }
-    return labels[field]
-
-
-class TriominoApp(w.VBox):
+class TriominoApp(GameApp):
     """Set-up panel (rules, players, bots, seed), then the table, the rack and the score sheet.
 
     Parts for tests and pages: ``board`` (the table), ``rack``, ``start_button``,
@@ -116,7 +75,15 @@ class TriominoApp(w.VBox):
     ``zoom_in_button``, ``zoom_out_button``, ``status``, ``message``, ``sheet``,
     ``summary``; the game itself is ``game``. The arguments preset the set-up panel
     (``seed=None``: a fresh random deal; the seed is shown, so a game can be replayed).
+    The custom rules are the :class:`~mathgames.triomino.rules_widget.RulesEditor`
+    ``custom_box`` (its ``base_select``, ``number_inputs``, ``hexagon_inputs``, ... are
+    the app's too).
     """
+
+    save_key = "format"
+    save_kind = SAVE_FORMAT
+    save_refused = "not a saved Triomino game"
+    save_compact = True
 
     def __init__(self, preset: str = "pressman", players: int = 2, bots: int = 1,
                  bot: str = DEFAULT_LEVEL, seed: int | None = None) -> None:
@@ -131,7 +98,6 @@ class TriominoApp(w.VBox):
         self.revealed: int | None = None
         self.recent: list[str] = []
         self.cursor: Cell | None = None
-        self._relabeling = False
         # -- set-up panel ---------------------------------------------------------
         self.howto = HowToPlay(self._howto_html)
         self.title = w.HTML()
@@ -149,35 +115,20 @@ class TriominoApp(w.VBox):
         self.level_help.add_class("mg-level-help")
         self.seed_input = w.IntText(value=seed, layout=w.Layout(width="16em"))
         self.seed_input.add_class("mg-seed")
-        self.base_select = w.Dropdown(options=[], layout=w.Layout(width="22em"))
-        self.base_select.add_class("mg-base-preset")
-        self.number_inputs = {f: w.IntText(layout=w.Layout(width="34em"),
-                                           style={"description_width": "26em"})
-                              for f in NUMBER_FIELDS}
-        # labelled 1, 2, 3 (hexagons at once) beside the row's label, for screen readers too
-        self.hexagon_inputs = [w.IntText(description=str(k), layout=w.Layout(width="7em"),
-                                         style={"description_width": "initial"})
-                               for k in (1, 2, 3)]
-        self.hexagon_label = w.HTML()
-        self.switch_inputs = {f: w.Checkbox(indent=False) for f in SWITCH_FIELDS}
-        self.draw_when_select = w.Dropdown(options=[], layout=w.Layout(width="48em"),
-                                           style={"description_width": "26em"})
-        self.place_drawn_select = w.Dropdown(options=[], layout=w.Layout(width="48em"),
-                                             style={"description_width": "26em"})
-        for name, box in self.number_inputs.items():
-            box.add_class(f"mg-rule-{name.replace('_', '-')}")
-        self.custom_box = w.VBox([
-            self.base_select, *self.number_inputs.values(),
-            w.HBox([self.hexagon_label, *self.hexagon_inputs]),
-            self.draw_when_select, self.place_drawn_select, *self.switch_inputs.values()])
-        self.custom_box.add_class("mg-custom-rules")
+        self.custom_box = RulesEditor()
+        self.base_select = self.custom_box.base_select
+        self.number_inputs = self.custom_box.number_inputs
+        self.hexagon_inputs = self.custom_box.hexagon_inputs
+        self.switch_inputs = self.custom_box.switch_inputs
+        self.draw_when_select = self.custom_box.draw_when_select
+        self.place_drawn_select = self.custom_box.place_drawn_select
         self.start_button = w.Button(button_style="success", icon="play")
         self.start_button.add_class("mg-start")
         self.setup_message = w.HTML()
         self.setup_message.add_class("mg-setup-message")
         wide = {"description_width": "9em"}
         for widget in (self.preset_select, self.players_select, self.bots_select,
-                       self.bot_select, self.seed_input, self.base_select):
+                       self.bot_select, self.seed_input):
             widget.style = wide
             widget.layout.width = "30em"
         self.setup = w.VBox([self.title, self.howto.button, self.preset_select, self.custom_box,
@@ -227,8 +178,7 @@ class TriominoApp(w.VBox):
         self.sheet.add_class("mg-score-sheet")
         self.summary = w.HTML()
         self.summary.add_class("mg-summary")
-        self.confirm = Confirm(lambda: _("Start a new game? This game will be lost."),
-                               self.show_setup)
+        self.confirm = self._new_game_confirm()
         self.controls = w.HBox([self.rotate_button, self.hint_button, self.draw_button,
                                 self.pass_button, self.undo_button, self.zoom_out_button,
                                 self.zoom_in_button, self.new_game_button, self.howto.button])
@@ -257,66 +207,30 @@ class TriominoApp(w.VBox):
         self.preset_select.observe(self._preset_changed, "value")
         self.preset_select.observe(lambda _c: self.howto.refresh(), "value")
         self.players_select.observe(self._players_changed, "value")
-        super().__init__([self.banner, self.howto, self.setup, self.play_area])
-        self.add_class("mg-triomino")
-        self.add_class("mg-app")
+        self._mount([self.banner, self.howto, self.setup, self.play_area], self.setup,
+                    self.play_area, "mg-triomino")
         self._relabel()
         self.preset_select.value = preset if preset in PRESETS else "pressman"
         self.bot_select.value = _level(bot) if _level(bot) in LEVELS else DEFAULT_LEVEL
-        self._fill_custom(self.preset_select.value)
-        self.base_select.observe(self._base_changed, "value")
+        self.custom_box.fill(self.preset_select.value)
         self._players_changed(None)
         self._preset_changed(None)
-        on_language_change(self._language_changed)
 
     # -- labels -----------------------------------------------------------------------
-    def _language_changed(self, _code: str) -> None:
-        self._relabel()
-        self._refresh()
-
-    def _relabel(self) -> None:
-        self._relabeling = True
-        try:
-            self._set_labels()
-        finally:
-            self._relabeling = False
-
     def _set_labels(self) -> None:
         heading = esc(_("Triomino"))
         intro = esc(_("Place triangular tiles so that every corner meets the same digit."))
         self.title.value = f"<h2 style='margin:0.2em 0'>{heading}</h2><p>{intro}</p>"
-        keep = self.preset_select.value
-        self.preset_select.options = [(_preset_label(n), n) for n in (*PRESETS, "custom")]
-        if keep:
-            self.preset_select.value = keep
+        relabel_options(self.preset_select,
+                        [(preset_label(n), n) for n in (*PRESETS, "custom")])
         self.preset_select.description = _("Rules")
-        keep = self.base_select.value
-        self.base_select.options = [(_preset_label(n), n) for n in PRESETS]
-        self.base_select.value = keep or "pressman"
-        self.base_select.description = _("Start from")
-        keep = self.bot_select.value
-        self.bot_select.options = [(_bot_label(k), k) for k in LEVELS]
-        self.bot_select.value = keep or DEFAULT_LEVEL
+        self.custom_box.relabel()
+        relabel_options(self.bot_select, [(_bot_label(k), k) for k in LEVELS], DEFAULT_LEVEL)
         self.bot_select.description = _("Bot")
         self.level_help.value = level_help(LEVELS, _bot_label)
         self.players_select.description = _("Players")
         self.bots_select.description = _("of them bots")
         self.seed_input.description = _("Seed")
-        for field, box in self.number_inputs.items():
-            box.description = _field_label(field)
-        for field, box in self.switch_inputs.items():
-            box.description = _field_label(field)
-        self.hexagon_label.value = esc(_field_label("hexagons"))
-        keep = self.draw_when_select.value
-        self.draw_when_select.options = [(_("when you cannot or do not want to place"), "any"),
-                                         (_("only when you cannot place"), "blocked")]
-        self.draw_when_select.value = keep or "any"
-        self.draw_when_select.description = _field_label("draw_when")
-        keep = self.place_drawn_select.value
-        self.place_drawn_select.options = [(_("may be placed at once"), "may"),
-                                           (_("must be placed at once"), "must")]
-        self.place_drawn_select.value = keep or "may"
-        self.place_drawn_select.description = _field_label("place_drawn")
         self.start_button.description = _("Start")
         self.rotate_button.description = _("Rotate (r)")
         self.hint_button.description = _("Show me where it fits")
@@ -336,16 +250,10 @@ class TriominoApp(w.VBox):
         touch = _("Tap a tile in your rack, then a dashed place on the table; Rotate turns "
                   "the tile, the magnifier buttons zoom.")
         self.help.value = by_pointer(mouse, touch)
-        self.howto.refresh()
-        fill_tooltips(self)
 
     # -- set-up -------------------------------------------------------------------------
-    def _base_changed(self, _change: Any) -> None:
-        if not self._relabeling:
-            self._fill_custom(self.base_select.value)
-
     def _preset_changed(self, _change: Any) -> None:
-        if self._relabeling:
+        if self.relabelling:
             return
         preset = self.preset_select.value
         self.custom_box.layout.display = None if preset == "custom" else "none"
@@ -363,48 +271,17 @@ class TriominoApp(w.VBox):
         self.bots_select.options = list(range(0, players))
         self.bots_select.value = min(keep, players - 1)
 
-    def _fill_custom(self, name: str) -> None:
-        rules = PRESETS.get(name, PRESETS["pressman"])
-        for field, box in self.number_inputs.items():
-            value = getattr(rules, field)
-            box.value = 0 if value is None else value
-        for k, box in enumerate(self.hexagon_inputs):
-            box.value = rules.hexagon_bonuses[k]
-        for field, box in self.switch_inputs.items():
-            box.value = getattr(rules, field)
-        self.draw_when_select.value = rules.draw_when
-        self.place_drawn_select.value = rules.place_drawn
-
     def rules(self) -> RuleSet:
         """The rule set chosen in the set-up panel (ValueError when custom values clash)."""
         preset = self.preset_select.value
         if preset in PRESETS:
             return PRESETS[preset]
-        base = PRESETS[self.base_select.value or "pressman"]
-        values: dict[str, Any] = {f: box.value for f, box in self.number_inputs.items()}
-        values["max_draws"] = values["max_draws"] or None
-        values["target_score"] = values["target_score"] or None
-        values.update({f: box.value for f, box in self.switch_inputs.items()})
-        values["hexagon_bonuses"] = tuple(box.value for box in self.hexagon_inputs)
-        values["draw_when"] = self.draw_when_select.value
-        values["place_drawn"] = self.place_drawn_select.value
-        if not values["multi_round"] or values["target_score"] is None:
-            values["multi_round"] = False
-        return dataclasses.replace(base, name="custom", **values)
+        return self.custom_box.rules()
 
-    def ask_new_game(self) -> None:
-        """New game: ask first while a game is under way (it would be lost)."""
-        if self.game is not None and self.game.phase != "game_over":
-            self.confirm.ask()
-            self.board.say(_("Start a new game? This game will be lost."))
-        else:
-            self.show_setup()
+    def _game_under_way(self) -> bool:
+        return self.game is not None and self.game.phase != "game_over"
 
-    def show_setup(self) -> None:
-        """Back to the set-up panel (the game in progress stays until Start)."""
-        self.confirm.hide()
-        self.setup.layout.display = None
-        self.play_area.layout.display = "none"
+    def _setup_shown(self) -> None:
         self.setup_message.value = ""
 
     def start(self) -> None:
@@ -440,8 +317,7 @@ class TriominoApp(w.VBox):
         self.zoom_level = 0
         self.revealed = None
         self.recent = [self._describe_start()] if game.is_start_move else []
-        self.setup.layout.display = "none"
-        self.play_area.layout.display = None
+        self._show_game()
         self.howto.refresh()  # the rules of this game
         self._run_bots()
         self.message.value = "<br>".join(esc(line) for line in self.recent if line)
@@ -589,15 +465,21 @@ class TriominoApp(w.VBox):
         self.message.value = "<br>".join(esc(line) for line in self.recent if line)
         self._refresh()
 
-    def undo(self) -> None:
-        """Take back your last move (and the bots' moves after it)."""
+    # -- undo (GameApp.undo: your last move, and the bots' moves after it) ---------------
+    def _can_undo(self) -> bool:
+        return self.game is not None and self.game.can_undo
+
+    def _undo_step(self) -> None:
+        self.game.undo()
+
+    def _bot_to_move(self) -> bool:
+        return self.game.phase == "play" and self.game.current in self.bots
+
+    def _nothing_to_undo(self) -> str:
+        return _("There is nothing to undo.")
+
+    def _undone(self) -> None:
         game = self.game
-        if game is None or not game.can_undo:
-            self._say_error(_("There is nothing to undo."))
-            return
-        game.undo()
-        while game.can_undo and game.phase == "play" and game.current in self.bots:
-            game.undo()
         self.selected = None
         self.rotation = 0
         self.recent = []
@@ -619,7 +501,7 @@ class TriominoApp(w.VBox):
         lines = [line for line in self.recent if line]
         game = self.game
         if game.phase != "play" and game.round_ends:
-            lines.append(re.sub(r"<[^>]+>", " ", self._summary_html()).strip())
+            lines.append(re.sub(r"<[^>]+>", " ", summary_html(game, self.name)).strip())
         elif self._my_turn():
             lines.append(_("{name} to play").format(name=self.name(game.current)))
         self.board.say(" ".join(" ".join(lines).split()))
@@ -748,8 +630,7 @@ class TriominoApp(w.VBox):
         game = self.game
         if game is None:
             return
-        # the kept copy first (see BoardWidget: a reload must find the move kept)
-        self.board.storage_value = self.save()
+        self._keep_copy()  # first (see BoardWidget: a reload must find the move kept)
         mine = self._my_turn()
         placements = game.legal_placements() if mine else []  # computed once per refresh
         clickable: set = set()
@@ -802,8 +683,8 @@ class TriominoApp(w.VBox):
         self.zoom_in_button.disabled = self.zoom_level >= len(ZOOMS) - 1
         self.zoom_out_button.disabled = self.zoom_level == 0
         self.status.value = self._status_text(placements)
-        self.sheet.value = self._sheet_html()
-        self.summary.value = self._summary_html()
+        self.sheet.value = sheet_html(game, self.name)
+        self.summary.value = summary_html(game, self.name)
 
     def _status_text(self, placements: list[Placement]) -> str:
         """The status line; ``placements``: the legal placements of a human to move."""
@@ -837,52 +718,13 @@ class TriominoApp(w.VBox):
             text += f"<br>{esc(_('Scores'))}: {scores}"
         return f"<div style='font-size:1.15em'>{text}</div>"
 
-    def _sheet_html(self) -> str:
-        game = self.game
-        if not game.rules.keep_score:
-            counts = "".join(f"<td>{len(h)}</td>" for h in game.hands)
-            names = "".join(f"<th>{esc(n)}</th>" for n in self.names())
-            return (f"<p>{esc(_('No points are kept; the fewest tiles in hand wins.'))}</p>"
-                    f"<table class='mg-sheet'><tr><th></th>{names}</tr>"
-                    f"<tr><th>{esc(_('tiles in hand'))}</th>{counts}</tr></table>")
-        head = "".join(f"<th style='padding:0 1em;color:{TEXT_PALETTE[p % len(TEXT_PALETTE)]}'>"
-                       f"{esc(n)}</th>" for p, n in enumerate(self.names()))
-        rows = []
-        for rnd in range(1, game.round + 1):
-            cells = []
-            for p in range(game.players):
-                lines = "".join(f"<div>{esc(e.describe())}</div>" for e in game.entries(rnd, p))
-                total = game.round_scores(rnd)[p]
-                cells.append(f"<td style='vertical-align:top;padding:0 1em'>{lines}"
-                             f"<div style='border-top:1px solid #999'><b>{total}</b></div></td>")
-            rows.append(f"<tr><th style='vertical-align:top'>{esc(_('Round {n}').format(n=rnd))}"
-                        f"</th>{''.join(cells)}</tr>")
-        totals = "".join(f"<td style='padding:0 1em'><b>{s}</b></td>" for s in game.scores)
-        rows.append(f"<tr><th>{esc(_('Total'))}</th>{totals}</tr>")
-        return (f"<h4 style='margin:0.4em 0'>{esc(_('Score sheet'))}</h4>"
-                f"<table class='mg-sheet' style='border-collapse:collapse'>"
-                f"<tr><th></th>{head}</tr>{''.join(rows)}</table>")
-
-    def _summary_html(self) -> str:
-        game = self.game
-        lines = round_summary(game, self.name)
-        if not lines:
-            return ""
-        if game.phase != "game_over":
-            lines.append(_("Press Next round to deal again."))
-        body = "".join(f"<div>{esc(line)}</div>" for line in lines)
-        return (f"<div style='font-size:1.2em;background:#fff7d6;padding:0.5em;"
-                f"border-radius:6px'>{body}</div>")
-
     # -- save and load -------------------------------------------------------------------
-    def save(self) -> str:
-        """The app's game as JSON (the rules core's save plus who the bots are)."""
+    def _save_fields(self) -> dict[str, Any] | None:
+        """The rules core's save plus who the bots are (:meth:`GameApp.save` wraps them)."""
         if self.game is None:
-            return ""
-        return json.dumps({"format": SAVE_FORMAT, "bots": {str(p): k for p, k in
-                                                            self.bot_kinds.items()},
-                           "game": self.game.to_dict(), "undo": self._undo_states()},
-                          separators=(",", ":"))
+            return None
+        return {"bots": {str(p): k for p, k in self.bot_kinds.items()},
+                "game": self.game.to_dict(), "undo": self._undo_states()}
 
     def _undo_states(self) -> list[dict[str, Any]]:
         """The undo states a save keeps: back to where :meth:`undo` stops (before the last
@@ -893,11 +735,8 @@ class TriominoApp(w.VBox):
                 return history[-back:]
         return history
 
-    def load(self, text: str) -> None:
-        """Resume a saved game; raises CorruptSaveError (and changes nothing) on bad text."""
-        data = read_save(text)
-        if not isinstance(data, dict) or data.get("format") != SAVE_FORMAT:
-            raise CorruptSaveError("not a saved Triomino game")
+    def _load_fields(self, data: dict[str, Any]) -> None:
+        """Resume a saved game (:meth:`GameApp.load` checked its envelope)."""
         game = Game.from_dict(data.get("game"))
         game.restore_undo(data.get("undo", []))
         bots = data.get("bots")
@@ -928,56 +767,5 @@ class TriominoApp(w.VBox):
             return PRESETS["pressman"]
 
     def _howto_html(self) -> str:
-        """The "How to play" panel: goal, a turn, what is legal (a picture drawn by the
-        table's own view) and the points of the chosen rules, read from the rule set."""
-        rules = self.shown_rules()
-        name = _preset_label(rules.name) if rules.name in (*PRESETS, "custom") else rules.name
-        goal = (_("Place your tiles on the table before the others do and score the most "
-                  "points.") if rules.keep_score
-                else _("Place your tiles on the table: whoever has the fewest tiles left "
-                       "wins."))
-        turn = _("Pick a tile from your rack (tap it, or press its number 1-9), turn it "
-                 "with Rotate (r), then tap a dashed place next to the tiles (or move the "
-                 "frame with the arrow keys and press Enter). If none of your tiles fits, "
-                 "draw from the pool; if still nothing fits, pass.")
-        legal = _("A new tile touches the table along an edge, and at each of its corners "
-                  "it shows the same digit as every tile that meets there. In the picture "
-                  "the tile 1-3-4 fits on the green places (↻: turned another way).")
-        table = Table([Placement(Tile.parse("1-2-3"), ORIGIN, 0)])
-        tile = Tile.parse("1-3-4")
-        hints = {}
-        for placement in table.placements_for([tile]):
-            hints[placement.cell] = hints.get(placement.cell, False) or placement.rotation == 0
-        picture = table_svg(table, clickable=table.frontier(), hints=hints,
-                            title=_("Where the tile 1-3-4 fits"))
-        picture = picture.replace("data-cell=", "data-example=")
-        parts = [section(_("Goal"), f"<p>{esc(goal)}</p>"),
-                 section(_("A turn"), f"<p>{esc(turn)}</p>"),
-                 section(_("What is legal"),
-                         f"<p>{esc(legal)}</p><div class='mg-howto-picture'>{picture}</div>")]
-        if rules.keep_score:
-            rows = [(_("each tile you place"), _("the sum of its three digits"))]
-            rows.append((_field_label("start_bonus"), f"+{rules.start_bonus}"
-                         + (f" ({_field_label('start_bonus_needs_triple')})"
-                            if rules.start_bonus_needs_triple else "")))
-            if rules.zero_triple_bonus:
-                rows.append((_field_label("zero_triple_bonus"), f"+{rules.zero_triple_bonus}"))
-            rows.append((_field_label("bridge_bonus"), f"+{rules.bridge_bonus}"))
-            if rules.two_sided_bonus:
-                rows.append((_field_label("two_sided_bonus"), f"+{rules.two_sided_bonus}"))
-            rows.append((_field_label("hexagons"),
-                         " / ".join(f"+{b}" for b in rules.hexagon_bonuses)))
-            rows.append((_field_label("going_out_bonus"), f"+{rules.going_out_bonus}"))
-            rows.append((_field_label("draw_penalty"), f"−{rules.draw_penalty}"))
-            rows.append((_field_label("max_draws"), str(rules.max_draws or 0)))
-            rows.append((_field_label("failed_draws_penalty"), f"−{rules.failed_draws_penalty}"))
-            rows.append((_field_label("empty_pool_penalty"), f"−{rules.empty_pool_penalty}"))
-            rows.append((_field_label("target_score"), str(rules.target_score or 0)))
-            body = "".join(f"<tr><td>{esc(a)}</td><td><b>{esc(b)}</b></td></tr>"
-                           for a, b in rows)
-            points = (f"<p>{esc(_('Rules: {name}').format(name=name))}</p>"
-                      f"<table class='mg-howto-points'>{body}</table>")
-        else:
-            points = f"<p>{esc(_('No points are kept; the fewest tiles in hand wins.'))}</p>"
-        parts.append(section(_("Points"), points))
-        return "".join(parts)
+        """The "How to play" panel for :meth:`shown_rules`."""
+        return howto_html(self.shown_rules())
