@@ -152,6 +152,9 @@ class AppVoila(Voila):
                          pending=lambda: self.renders.pending,
                          rendering=lambda: self.renders.rendering)
         self.reaper.crowded = self.door.crowded
+        # Voila calls this from start(), on the server's loop: the reaper ticks from now on
+        self._reaping = PeriodicCallback(self.reaper.tick, self.reap_interval * 1000)
+        self._reaping.start()
         settings.update(
             mathgames_max_kernels=self.max_kernels,
             mathgames_door=self.door,
@@ -183,8 +186,6 @@ class AppVoila(Voila):
 
     def start(self) -> None:
         self.log.addFilter(_quiet_trust)
-        self._reaping = PeriodicCallback(self.reaper.tick, self.reap_interval * 1000)
-        self._reaping.start()
         if self.class_url:
             address_html(self.class_url)  # fails now, not on the landing page, if it cannot
         # Voila's SIGTERM handler stops self.ioloop: give it the loop now, so that a
