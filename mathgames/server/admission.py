@@ -3,7 +3,8 @@
 A page of the app costs its kernel. Measured with 80 game pages open at once
 (``bench/classroom_load.py``), a game page's kernel, forked from the warm template,
 costs 27 MiB of proportional memory (PSS), the server about 150 MiB and the
-template 25 MiB; a lesson page with its charts costs about twice a game page.
+template 25 MiB; a lesson page with its charts costs about twice a game page. A plain
+kernel (started anew: macOS, Windows, ``MATHGAMES_FORK=0``) costs 46 MiB (30 pages).
 The server admits pages by two rules:
 
 - **a cap** on the pages open at once, from the computer's memory: what is left
@@ -37,9 +38,10 @@ __all__ = ["GUARD_MIN_MIB", "PAGE_MIB", "PLAIN_PAGE_MIB", "RESERVE_MIB", "Admiss
 #: Memory counted for each open page (a game page's kernel measures 27 MiB PSS).
 PAGE_MIB = 64
 #: Memory counted for each open page when kernels start anew instead of forking (macOS,
-#: Windows, ``MATHGAMES_FORK=0``): nothing is shared with a template, so a page costs its
-#: whole interpreter (see ARCHITECTURE.md's measure).
-PLAIN_PAGE_MIB = 128
+#: Windows, ``MATHGAMES_FORK=0``): nothing is shared with a template, so a game page's
+#: kernel measures 46 MiB PSS (``bench/classroom_load.py --sizes 30 --no-fork``; 28 MiB
+#: forked); counted, as :data:`PAGE_MIB`, at more than twice that, for lesson pages.
+PLAIN_PAGE_MIB = 96
 #: Memory left to the system, the server and the teacher's browser before the cap counts pages.
 RESERVE_MIB = 1024
 #: The least memory kept free (``MemAvailable``) when a page is admitted.
@@ -123,7 +125,7 @@ def page_mib(fork_kernels: bool | None = None) -> int:
     kernel_forks.fork_supported`).
 
     >>> page_mib(True), page_mib(False)
-    (64, 128)
+    (64, 96)
     """
     if fork_kernels is None:
         from mathgames.server.kernel_forks import fork_supported
@@ -138,8 +140,8 @@ def memory_cap(total_bytes: int | None = None, per_page_mib: int = PAGE_MIB) -> 
 
     >>> memory_cap(8 * 2**30), memory_cap(1226 * 2**20)
     (112, 3)
-    >>> memory_cap(8 * 2**30, PLAIN_PAGE_MIB)
-    56
+    >>> [memory_cap(gib * 2**30, PLAIN_PAGE_MIB) for gib in (4, 8, 16)]
+    [32, 74, 160]
     """
     if total_bytes is None:
         total_bytes = total_memory() or 4 * 2**30
