@@ -10,6 +10,7 @@ out. Then the server's choices are those of Windows: plain kernels, memory from 
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -77,8 +78,10 @@ print(json.dumps({"failed": failed, "skipped": skipped, "imported": imported,
 def test_every_module_imports_without_resource_fcntl_and_fork(tmp_path: Path) -> None:
     done = subprocess.run([sys.executable, "-c", PROBE], cwd=ROOT, capture_output=True,
                           text=True, timeout=600,
-                          env={"PATH": "/usr/bin:/bin", "HOME": str(tmp_path),
-                               "PYTHONPATH": str(ROOT)})
+                          env={**{key: value for key, value in os.environ.items()
+                                  if key != "MATHGAMES_MEMINFO"},
+                               "HOME": str(tmp_path), "PYTHONPATH": str(ROOT),
+                               "MATHGAMES_FORK": "1"})
     assert done.returncode == 0, done.stderr[-3000:]
     found = json.loads(done.stdout.strip().splitlines()[-1])
     assert found["failed"] == {}, "\n".join(found["failed"].values())
