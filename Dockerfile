@@ -6,6 +6,18 @@
 #   docker build -t mathgames .
 #   docker run -p 8866:8866 -e MATHGAMES_STORE=postgresql://user:pw@db/mathgames mathgames
 #
+# Without a daemon or a registry (as built and run on a Debian 12 machine, issue 66):
+# buildah from Debian's packages, a base made with debootstrap and tagged as this FROM,
+# vfs storage, chroot isolation; --format docker keeps the HEALTHCHECK (OCI drops it):
+#   debootstrap --variant=minbase --include=python3,python3-venv,python-is-python3,ca-certificates
+#     bookworm rootfs http://deb.debian.org/debian
+#   c=$(buildah --storage-driver vfs from scratch)
+#   cp -a rootfs/. "$(buildah --storage-driver vfs mount $c)"/
+#   buildah --storage-driver vfs commit $c localhost/python:3.11-slim-bookworm
+#   buildah --storage-driver vfs bud --isolation chroot --pull=never --format docker -t mathgames .
+# (behind a proxy with its own CA, add -v for /etc/ssl/certs/ca-certificates.crt and
+# /etc/pip.conf so that pip inside trusts it)
+#
 # Settings (environment):
 #   PORT              the port inside the container (default 8866)
 #   MATHGAMES_STORE   postgresql://user:password@host/dbname (default: a SQLite file in

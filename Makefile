@@ -5,6 +5,7 @@
 #               or says how
 # Both create .venv when it is missing and reinstall only when pyproject.toml changed.
 # For a class:  make app CLASSROOM=1 [PASSWORD=secret] [MAX_KERNELS=40] [TRUSTED_PROXY=10.0.0.2]
+#               (make app is `mathgames app`, with CLASSROOM=1 `mathgames class`)
 # Developers:   make lab   JupyterLab on http://127.0.0.1:8888 with a token
 # Static site:  make site  the games in the browser (Pyodide) in site/, for any web host
 
@@ -36,14 +37,15 @@ $(VENV)/.installed-test: pyproject.toml | $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e ".[app,test]"
 	touch $@ $(VENV)/.installed-app
 
+# make app and make lab run the mathgames command (mathgames/cli.py), as a teacher's install does.
 app: $(VENV)/.installed-app
-	$(if $(PASSWORD),@MATHGAMES_PASSWORD="$(PASSWORD)") $(BIN)/python -m mathgames.server.serve \
-		--port $(PORT) \
-		$(if $(CLASSROOM),--classroom) $(if $(MAX_KERNELS),--max-kernels $(MAX_KERNELS)) \
+	$(if $(PASSWORD),@MATHGAMES_PASSWORD="$(PASSWORD)") $(BIN)/mathgames \
+		$(if $(CLASSROOM),class,app) --port $(PORT) \
+		$(if $(MAX_KERNELS),--max-kernels $(MAX_KERNELS)) \
 		$(if $(TRUSTED_PROXY),--trusted-proxy $(TRUSTED_PROXY))
 
 lab: $(VENV)/.installed-app
-	$(BIN)/python -m mathgames.server.serve --lab --port $(LAB_PORT)
+	$(BIN)/mathgames lab notebooks --port $(LAB_PORT)
 
 # What the tests and benches need from the system: Chromium (browser tests), a PostgreSQL
 # server package (classroom store tests) and HAProxy (a school's server: two app servers behind

@@ -221,7 +221,8 @@ async def main_async(args: argparse.Namespace) -> None:
     AsyncHTTPClient.configure(None, max_clients=max(args.sizes) + 10)
     workdir = Path(tempfile.mkdtemp(prefix="mathgames-classroom-"))
     shutil.copytree(ROOT / "notebooks", workdir / "notebooks")
-    cap = default_max_kernels() if args.max_kernels is None else args.max_kernels
+    cap = (default_max_kernels(fork_kernels=not args.no_fork) if args.max_kernels is None
+           else args.max_kernels)
     rows = []
     lone: list[float] = []
     try:

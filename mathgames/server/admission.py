@@ -3,7 +3,8 @@
 A page of the app costs its kernel. Measured with 80 game pages open at once
 (``bench/classroom_load.py``), a game page's kernel, forked from the warm template,
 costs 27 MiB of proportional memory (PSS), the server about 150 MiB and the
-template 25 MiB; a lesson page with its charts costs about twice a game page.
+template 25 MiB; a lesson page with its charts costs about twice a game page. A plain
+kernel (started anew: macOS, Windows, ``MATHGAMES_FORK=0``) costs 46 MiB (30 pages).
 The server admits pages by two rules:
 
 - **a cap** on the pages open at once, from the computer's memory: what is left
@@ -11,7 +12,8 @@ The server admits pages by two rules:
   browser, at :data:`PAGE_MIB` a page (more than twice a game page's measured cost,
   so that a class of lessons fits too). ``--max-kernels`` (``MAX_KERNELS``) replaces it;
 - **no swapping**: a new page is refused (the "busy" page) while the memory the
-  system can still give (``MemAvailable``), less :data:`PAGE_MIB` for every page
+  system can still give (``MemAvailable`` of ``/proc/meminfo`` on Linux; elsewhere,
+  macOS and Windows, psutil's ``available``), less :data:`PAGE_MIB` for every page
   still starting, would fall below a guard (1/32 of the memory, at least 256 MiB).
   This rule holds whatever the cap, so a computer busy with other work never
   swaps because of the class.
@@ -30,11 +32,16 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Protocol
 
-__all__ = ["GUARD_MIN_MIB", "PAGE_MIB", "RESERVE_MIB", "Admission", "Door", "memory_cap",
-           "read_meminfo"]
+__all__ = ["GUARD_MIN_MIB", "PAGE_MIB", "PLAIN_PAGE_MIB", "RESERVE_MIB", "Admission", "Door",
+           "memory_cap", "page_mib", "read_meminfo", "read_memory"]
 
 #: Memory counted for each open page (a game page's kernel measures 27 MiB PSS).
 PAGE_MIB = 64
+#: Memory counted for each open page when kernels start anew instead of forking (macOS,
+#: Windows, ``MATHGAMES_FORK=0``): nothing is shared with a template, so a game page's
+#: kernel measures 46 MiB PSS (``bench/classroom_load.py --sizes 30 --no-fork``; 28 MiB
+#: forked); counted, as :data:`PAGE_MIB`, at more than twice that, for lesson pages.
+PLAIN_PAGE_MIB = 96
 #: Memory left to the system, the server and the teacher's browser before the cap counts pages.
 RESERVE_MIB = 1024
 #: The least memory kept free (``MemAvailable``) when a page is admitted.
@@ -72,9 +79,38 @@ def read_meminfo(path: str | None = None) -> dict[str, int]:
     return found
 
 
+def read_psutil() -> dict[str, int]:
+    """``MemTotal`` and ``MemAvailable`` in bytes from psutil (``{}`` without psutil).
+
+    >>> sorted(read_psutil()) in ([], ["MemAvailable", "MemTotal"])
+    True
+    """
+    try:
+        import psutil
+
+        memory = psutil.virtual_memory()
+    except (ImportError, OSError, RuntimeError):
+        return {}
+    return {"MemTotal": int(memory.total), "MemAvailable": int(memory.available)}
+
+
+def read_memory() -> dict[str, int]:
+    """The memory's reading for the memory rule: ``/proc/meminfo`` (Linux, or the file
+    ``MATHGAMES_MEMINFO`` names), else psutil's (macOS, Windows), else ``{}``.
+
+    >>> reading = read_memory()
+    >>> not reading or reading["MemAvailable"] <= reading["MemTotal"]
+    True
+    """
+    found = read_meminfo()
+    if "MemAvailable" in found or os.environ.get("MATHGAMES_MEMINFO"):
+        return found
+    return read_psutil() or found
+
+
 def total_memory() -> int | None:
     """The computer's memory in bytes (``MemTotal``, else the POSIX page count), or ``None``."""
-    total = read_meminfo().get("MemTotal")
+    total = read_memory().get("MemTotal")
     if total:
         return total
     try:
@@ -83,15 +119,33 @@ def total_memory() -> int | None:
         return None
 
 
-def memory_cap(total_bytes: int | None = None) -> int:
-    """Pages open at once that the memory holds: (memory - 1 GiB) at 64 MiB a page, at least 2.
+def page_mib(fork_kernels: bool | None = None) -> int:
+    """Memory counted per page: :data:`PAGE_MIB` with forked kernels, :data:`PLAIN_PAGE_MIB`
+    with plain ones (by default, as the server here runs them: :func:`~mathgames.server.
+    kernel_forks.fork_supported`).
+
+    >>> page_mib(True), page_mib(False)
+    (64, 96)
+    """
+    if fork_kernels is None:
+        from mathgames.server.kernel_forks import fork_supported
+
+        fork_kernels = fork_supported()
+    return PAGE_MIB if fork_kernels else PLAIN_PAGE_MIB
+
+
+def memory_cap(total_bytes: int | None = None, per_page_mib: int = PAGE_MIB) -> int:
+    """Pages open at once that the memory holds: (memory - 1 GiB) at ``per_page_mib``
+    (64 MiB) a page, at least 2.
 
     >>> memory_cap(8 * 2**30), memory_cap(1226 * 2**20)
     (112, 3)
+    >>> [memory_cap(gib * 2**30, PLAIN_PAGE_MIB) for gib in (4, 8, 16)]
+    [32, 74, 160]
     """
     if total_bytes is None:
         total_bytes = total_memory() or 4 * 2**30
-    return max(2, (total_bytes // _MIB - RESERVE_MIB) // PAGE_MIB)
+    return max(2, (total_bytes // _MIB - RESERVE_MIB) // per_page_mib)
 
 
 def guard_bytes(total_bytes: int | None) -> int:
@@ -108,7 +162,7 @@ class Admission:
     """The server's rule: may one more page open now?
 
     ``cap`` is the most pages open at once (0: no cap); ``meminfo`` reads the memory
-    (:func:`read_meminfo`; a test passes a fake reading).
+    (:func:`read_memory`; a test passes a fake reading).
 
     >>> fake = {"MemTotal": 8 * 2**30, "MemAvailable": 300 * 2**20}
     >>> Admission(cap=0, meminfo=lambda: fake).admits(0)  # 300 MiB < 256 + 64: swap
@@ -121,7 +175,9 @@ class Admission:
     """
 
     cap: int
-    meminfo: Callable[[], dict[str, int]] = field(default=read_meminfo)
+    meminfo: Callable[[], dict[str, int]] = field(default=read_memory)
+    #: memory counted for each page still starting (:func:`page_mib`)
+    per_page_mib: int = PAGE_MIB
 
     def admits(self, open_pages: int, starting: int = 0) -> bool:
         """Whether a new page fits beside ``open_pages`` (``starting`` of them not yet
@@ -130,9 +186,9 @@ class Admission:
             return False
         memory = self.meminfo()
         available = memory.get("MemAvailable")
-        if available is None:  # no reading (not Linux): the cap alone
+        if available is None:  # no reading (neither /proc/meminfo nor psutil): the cap alone
             return True
-        need = guard_bytes(memory.get("MemTotal")) + PAGE_MIB * _MIB * (1 + starting)
+        need = guard_bytes(memory.get("MemTotal")) + self.per_page_mib * _MIB * (1 + starting)
         return available >= need
 
     def why_not(self, open_pages: int) -> str:

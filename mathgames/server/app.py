@@ -57,7 +57,7 @@ from voila.tornado.kernel_websocket_handler import VoilaKernelWebsocketHandler
 from voila.tornado.treehandler import TornadoVoilaTreeHandler
 
 from mathgames.pages.address import address_html
-from mathgames.server.admission import Admission, Door
+from mathgames.server.admission import Admission, Door, page_mib
 from mathgames.server.handlers import (
     AppKernelHandler,
     AppKernelWebsocketHandler,
@@ -65,7 +65,7 @@ from mathgames.server.handlers import (
     AppTemplateFileHandler,
     LandingRedirectHandler,
 )
-from mathgames.server.kernel_forks import KernelTemplate
+from mathgames.server.kernel_forks import KernelTemplate, fork_supported
 from mathgames.server.login import AppLoginHandler, AppLogoutHandler
 from mathgames.server.proxy import trusted_networks
 from mathgames.server.reaper import KernelReaper
@@ -122,7 +122,9 @@ class AppVoila(Voila):
                             "turn, in order; 0: no limit).")
     fork_kernels = Bool(True, config=True,
                         help="Fork pages' kernels from a warm template process "
-                             "(mathgames.server.kernel_forks) instead of starting each anew.")
+                             "(mathgames.server.kernel_forks) instead of starting each anew "
+                             "(on Linux only; elsewhere, or with MATHGAMES_FORK=0, plain "
+                             "kernels).")
     #: the kernel template this server started (None without one), and whether it stopped
     template: KernelTemplate | None = None
     _stopped = False
@@ -134,7 +136,8 @@ class AppVoila(Voila):
         self.renders = RenderLedger()
         self.reaper = KernelReaper(self, self.disconnected_grace, self.unconnected_grace,
                                    self.crowded_grace, self.unconnected_per_address)
-        self.door = Door(Admission(self.max_kernels), self.reaper,
+        per_page = page_mib(self.fork_kernels and fork_supported())
+        self.door = Door(Admission(self.max_kernels, per_page_mib=per_page), self.reaper,
                          running=lambda: len(self.kernel_manager.list_kernel_ids()),
                          pending=lambda: self.renders.pending,
                          rendering=lambda: self.renders.rendering)
@@ -149,6 +152,9 @@ class AppVoila(Voila):
             self.voila_configuration.multi_kernel_manager_class = AppKernelManager
         settings = super().init_settings()
         allow_sockets(self.kernel_manager.context, self.max_kernels)
+        # Voila calls this from start(), on the server's loop: the reaper ticks from now on
+        self._reaping = PeriodicCallback(self.reaper.tick, self.reap_interval * 1000)
+        self._reaping.start()
         settings.update(
             mathgames_max_kernels=self.max_kernels,
             mathgames_door=self.door,
@@ -180,8 +186,6 @@ class AppVoila(Voila):
 
     def start(self) -> None:
         self.log.addFilter(_quiet_trust)
-        self._reaping = PeriodicCallback(self.reaper.tick, self.reap_interval * 1000)
-        self._reaping.start()
         if self.class_url:
             address_html(self.class_url)  # fails now, not on the landing page, if it cannot
         # Voila's SIGTERM handler stops self.ioloop: give it the loop now, so that a
@@ -189,9 +193,10 @@ class AppVoila(Voila):
         # closed terminal window (SIGHUP) stops it the same way, unless it was started
         # to survive one (nohup)
         self.ioloop = IOLoop.current()
-        if signal.getsignal(signal.SIGHUP) is not signal.SIG_IGN:
-            signal.signal(signal.SIGHUP, self._handle_signal_stop)
-        if self.fork_kernels:
+        hangup = getattr(signal, "SIGHUP", None)  # none on Windows
+        if hangup is not None and signal.getsignal(hangup) is not signal.SIG_IGN:
+            signal.signal(hangup, self._handle_signal_stop)
+        if self.fork_kernels and fork_supported():
             # its socket beside the kernels' (a root short enough for a socket's address)
             self.template = KernelTemplate.start(folder=self.connection_dir_root)
             if self.template is None:

@@ -17,6 +17,17 @@ same kernel as a launched one: the same ``ipykernel`` application with the same
 connection file, environment (so ``?lang=`` reaches the page) and folder, its own
 session and process group, and a fresh random seed.
 
+Forked kernels run on Linux only (:func:`fork_supported`). On macOS, CPython's own
+multiprocessing stopped forking by default (3.8) because Apple's system libraries
+(Objective-C runtime, CoreFoundation, Accelerate, reached through NumPy and the
+GUI-less parts of Matplotlib) are not safe to use in a child forked from a process
+with threads, and Python 3.12 warns about ``os.fork()`` in a process with threads on
+every system: a page's kernel there could crash or hang at random, which a class
+cannot afford. Windows has no ``fork()``. There the server starts every page's kernel
+the usual way (plain kernels); ``MATHGAMES_FORK=0`` does the same on Linux. The module
+still imports everywhere: the server reads :func:`fork_supported` before it uses
+anything Unix-only here (``fork``, ``AF_UNIX``, ``SIGCHLD``).
+
 The requests are small JSON documents, one per connection:
 
 >>> request = fork_request(["python", "-m", "ipykernel_launcher", "-f", "/k.json"],
@@ -48,13 +59,18 @@ from typing import Any
 from jupyter_client.provisioning import LocalProvisioner
 
 __all__ = [
+    "FORK_VARIABLE",
     "PRELOAD",
     "ForkProvisioner",
     "ForkedProcess",
     "KernelTemplate",
     "fork_request",
+    "fork_supported",
     "template_main",
 ]
+
+#: The environment variable that turns forked kernels off (``MATHGAMES_FORK=0``).
+FORK_VARIABLE = "MATHGAMES_FORK"
 
 #: What the template imports before it forks: everything a game page's kernel needs.
 PRELOAD = (
@@ -77,6 +93,23 @@ _LAUNCHER_MODULES = ("ipykernel_launcher", "ipykernel")
 #: The private folder of a template's socket: ``<prefix><random>`` in the temporary folder.
 FOLDER_PREFIX = "mathgames-kernels-"
 _MAX_REQUEST = 1 << 20  # the environment of a kernel is a few kilobytes
+
+
+def fork_supported(platform: str | None = None, environ: dict[str, str] | None = None,
+                   ) -> bool:
+    """Whether pages' kernels may fork from a template here: on Linux (where ``os.fork``
+    exists and is safe for this), unless ``MATHGAMES_FORK=0`` (or ``no``, ``false``).
+
+    >>> fork_supported("linux", {}), fork_supported("linux", {"MATHGAMES_FORK": "0"})
+    (True, False)
+    >>> fork_supported("darwin", {}), fork_supported("win32", {})
+    (False, False)
+    """
+    platform = sys.platform if platform is None else platform
+    environ = dict(os.environ) if environ is None else environ
+    if environ.get(FORK_VARIABLE, "").strip().lower() in ("0", "no", "false", "off"):
+        return False
+    return platform.startswith("linux") and (platform != sys.platform or hasattr(os, "fork"))
 
 
 def fork_request(cmd: list[str], env: dict[str, str] | None, cwd: str | os.PathLike[str] | None,

@@ -50,21 +50,27 @@ from urllib.parse import urlsplit
 from mathgames.server.admission import (
     GUARD_MIN_MIB,
     PAGE_MIB,
+    PLAIN_PAGE_MIB,
     RESERVE_MIB,
     memory_cap,
+    page_mib,
     total_memory,
 )
+from mathgames.server.kernel_forks import fork_supported
+from mathgames.server.places import DATA_VARIABLE, data_folder, notebooks_folder
 
 __all__ = [
     "FORK_PROVISIONER",
     "KERNEL_BUDGET_MIB",
     "SERVER_SETTINGS",
     "TRUSTED_PROXY_VARIABLE",
+    "add_server_options",
     "app_config",
     "default_max_kernels",
     "default_render_slots",
     "lab_command",
     "main",
+    "run",
     "server_command",
     "trusted_proxies",
 ]
@@ -109,16 +115,19 @@ KERNEL_BUDGET_MIB = PAGE_MIB
 TRUSTED_PROXY_VARIABLE = "MATHGAMES_TRUSTED_PROXY"
 
 
-def default_max_kernels(total_bytes: int | None = None) -> int:
-    """The default cap on open pages: the memory less 1 GiB, at 64 MiB a page
+def default_max_kernels(total_bytes: int | None = None, fork_kernels: bool = True) -> int:
+    """The default cap on open pages: the memory less 1 GiB, at 64 MiB a page with forked
+    kernels, or :data:`~mathgames.server.admission.PLAIN_PAGE_MIB` with plain ones
     (:func:`mathgames.server.admission.memory_cap`).
 
     >>> default_max_kernels(4 * 2**30), default_max_kernels(8 * 2**30)
     (48, 112)
     >>> default_max_kernels(16 * 2**30)
     240
+    >>> default_max_kernels(8 * 2**30, fork_kernels=False) < default_max_kernels(8 * 2**30)
+    True
     """
-    return memory_cap(total_bytes)
+    return memory_cap(total_bytes, PAGE_MIB if fork_kernels else PLAIN_PAGE_MIB)
 
 
 def trusted_proxies(options: list[str] | None, environ: dict[str, str] | None = None,
@@ -192,7 +201,7 @@ _SOCKET_TAIL = len("/voila_xxxxxxxx/kernel-") + 36 + len("-ipc-9")
 
 
 def connection_root(temporary: str | None = None, limit: int | None = None,
-                    fallback: str = "/tmp") -> str | None:
+                    fallback: str = "/tmp", system: str | None = None) -> str | None:
     """The folder under which the server keeps its kernels' Unix sockets.
 
     The temporary folder (``tempfile.gettempdir()``, or ``temporary``) when a kernel's
@@ -200,7 +209,7 @@ def connection_root(temporary: str | None = None, limit: int | None = None,
     ``IPC_PATH_MAX_LEN``: 107 bytes on Linux, 103 on macOS); else ``fallback``
     (``/tmp``), when it is a writable folder (macOS gives each user a long
     ``$TMPDIR`` under ``/var/folders``); else ``None``, and the kernels talk over
-    loopback TCP instead.
+    loopback TCP instead, as always on Windows (``system``, by default ``os.name``).
 
     >>> connection_root("/tmp", limit=107)
     '/tmp'
@@ -208,7 +217,11 @@ def connection_root(temporary: str | None = None, limit: int | None = None,
     '/tmp'
     >>> connection_root("/" + "x" * 60, limit=103, fallback="/" + "y" * 60) is None
     True
+    >>> connection_root("C:/Temp", limit=107, system="nt") is None  # Windows: TCP
+    True
     """
+    if (system or os.name) == "nt":  # kernels over ipc are not supported on Windows
+        return None
     if limit is None:
         import zmq
 
@@ -320,16 +333,25 @@ def app_config(root: Path, port: int, ip: str, max_kernels: int, class_url: str 
     return config
 
 
-def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
-        prog="python -m mathgames.server.serve",
-        description="Serve the mathgames app (Voila, app pages only).")
+def add_server_options(parser: argparse.ArgumentParser, *, classroom: bool = True) -> None:
+    """The app server's options (``--port``, ``--password``, ``--max-kernels`` ...) on
+    ``parser``: this module's command line and ``mathgames app`` / ``mathgames class``
+    (:mod:`mathgames.cli`) share them; ``classroom=False`` leaves ``--classroom`` out.
+
+    >>> parser = argparse.ArgumentParser()
+    >>> add_server_options(parser, classroom=False)
+    >>> parser.parse_args(["--port", "9000", "--no-fork"]).port
+    9000
+    """
     parser.add_argument("--port", type=int, default=None,
                         help="the port (default 8866; 8888 with --lab)")
-    parser.add_argument("--root", type=Path, default=Path("notebooks"),
-                        help="the folder of the app's notebooks (default: notebooks)")
-    parser.add_argument("--classroom", action="store_true",
-                        help="serve on this computer's network address, for a class")
+    parser.add_argument("--root", type=Path, default=None,
+                        help="the folder of the app's notebooks (default: the repository's "
+                             "notebooks/ when run from a checkout, else those installed with "
+                             "the package)")
+    if classroom:
+        parser.add_argument("--classroom", action="store_true",
+                            help="serve on this computer's network address, for a class")
     parser.add_argument("--ip", default=None,
                         help="listen on this address (default: loopback; "
                              "with --classroom: every interface)")
@@ -338,12 +360,16 @@ def _parser() -> argparse.ArgumentParser:
                              "(or set MATHGAMES_PASSWORD)")
     memory = total_memory()
     here = f"{memory / 2**30:.1f} GiB" if memory else "unknown memory"
+    page = page_mib()
+    kind = "forked" if fork_supported() else "plain"
     parser.add_argument("--max-kernels", type=int, default=None,
                         help="at most this many pages open at once (default: the memory "
-                             f"less {RESERVE_MIB} MiB, at {PAGE_MIB} MiB a page: 4 GiB "
-                             f"admits {memory_cap(4 * 2**30)}, 8 GiB {memory_cap(8 * 2**30)}, "
-                             f"16 GiB {memory_cap(16 * 2**30)}; this computer ({here}) "
-                             f"admits {default_max_kernels()}; 0: no cap). Whatever the cap, "
+                             f"less {RESERVE_MIB} MiB, at {PAGE_MIB} MiB a page with forked "
+                             f"kernels (Linux) or {PLAIN_PAGE_MIB} MiB with plain ones (macOS, "
+                             f"Windows, MATHGAMES_FORK=0): 8 GiB admits "
+                             f"{memory_cap(8 * 2**30)} or {memory_cap(8 * 2**30, PLAIN_PAGE_MIB)}"
+                             f"; this computer ({here}, {kind} kernels) admits "
+                             f"{memory_cap(memory, page)}; 0: no cap). Whatever the cap, "
                              "a page is refused while it would leave less than 1/32 of "
                              f"the memory (at least {GUARD_MIN_MIB} MiB) free: no swapping")
     parser.add_argument("--trusted-proxy", action="append", default=None, metavar="ADDR",
@@ -357,21 +383,34 @@ def _parser() -> argparse.ArgumentParser:
                              f"(default: two per core, here {default_render_slots()}; 0: no "
                              "limit)")
     parser.add_argument("--no-fork", action="store_true",
-                        help="start every page's kernel anew instead of forking it from a "
-                             "warm template (slower; for comparison)")
+                        help="start every page's kernel anew (plain kernels, as on macOS and "
+                             "Windows, or MATHGAMES_FORK=0) instead of forking it from a warm "
+                             "template (Linux)")
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="python -m mathgames.server.serve",
+        description="Serve the mathgames app (Voila, app pages only).")
+    add_server_options(parser)
     parser.add_argument("--lab", action="store_true",
                         help="run JupyterLab for developers instead (loopback, with a token)")
     return parser
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Run the server until interrupted."""
+    """Run the server until interrupted (``python -m mathgames.server.serve``)."""
     parser = _parser()
-    args = parser.parse_args(argv)
-    root = args.root.resolve()
+    return run(parser.parse_args(argv), parser)
+
+
+def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
+    """Run the server with the parsed options of :func:`add_server_options` until
+    interrupted; ``parser`` reports mistakes in them."""
+    root = (args.root or notebooks_folder()).resolve()
     if not (root / "index.ipynb").exists():
-        parser.error(f"{root} has no index.ipynb: run this from the repository's top folder")
-    if args.lab:
+        parser.error(f"{root} has no index.ipynb: name the app's notebooks folder with --root")
+    if getattr(args, "lab", False):
         port = args.port or 8888
         token = secrets.token_urlsafe(24)
         print(f"mathgames: JupyterLab for developers on "
@@ -387,20 +426,26 @@ def main(argv: list[str] | None = None) -> int:
     from mathgames.server.app import AppVoila
 
     port = args.port or 8866
+    classroom = getattr(args, "classroom", False)
     password = args.password if args.password is not None else os.environ.get(
         "MATHGAMES_PASSWORD", "")
-    max_kernels = default_max_kernels() if args.max_kernels is None else args.max_kernels
+    fork_kernels = not args.no_fork and fork_supported()
+    max_kernels = (default_max_kernels(fork_kernels=fork_kernels) if args.max_kernels is None
+                   else args.max_kernels)
     try:
         proxies = trusted_proxies(args.trusted_proxy)
     except ValueError as error:
         parser.error(str(error))
-    ip = args.ip or ("0.0.0.0" if args.classroom else "127.0.0.1")
+    ip = args.ip or ("0.0.0.0" if classroom else "127.0.0.1")
     problem = port_problem(ip, port)
     if problem:
         print(f"mathgames: {problem}", file=sys.stderr, flush=True)
         return 1
+    # the classroom's SQLite store (when MATHGAMES_STORE names none) in this system's data
+    # folder; the pages' kernels inherit it
+    os.environ[DATA_VARIABLE] = str(data_folder())
     class_url = ""
-    if args.classroom:
+    if classroom:
         host = (lan_address() or "127.0.0.1") if ip in ("0.0.0.0", "") else ip
         # MATHGAMES_PUBLIC_URL, when set, is the address students reach (a proxy, a name);
         # the class pages (the teacher's join address) read it too.
@@ -421,10 +466,11 @@ def main(argv: list[str] | None = None) -> int:
         print(f"mathgames: visitors' addresses from X-Forwarded-For of {', '.join(proxies)}",
               flush=True)
     print(f"mathgames: at most {max_kernels or 'unlimited'} pages open at once, while the "
-          "memory holds them"
+          "memory holds them; kernels "
+          + ("forked from a warm template" if fork_kernels else "started anew (plain)")
           + ("; a class password is required" if password else ""), flush=True)
     config = app_config(root, port, ip, max_kernels, class_url,
-                        passwd(password) if password else "", not args.no_fork,
+                        passwd(password) if password else "", fork_kernels,
                         args.render_slots, proxies)
     # Ctrl+C stops the server even when it was started with SIGINT ignored (as a
     # shell's background job is): Voila stops on KeyboardInterrupt

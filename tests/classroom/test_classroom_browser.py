@@ -50,17 +50,19 @@ SHOTS = ARTIFACTS / "screenshots"
 DOCS = ROOT / "docs" / "screenshots"
 
 
-@pytest.fixture(scope="module")
-def classroom_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, str]]:
-    """A server whose kernels share a fresh SQLite store: (address, store URL)."""
+def serve_a_class(tmp_path_factory: pytest.TempPathFactory, fork_kernels: bool = True,
+                  ) -> Iterator[tuple[str, str]]:
+    """A server whose kernels share a fresh SQLite store: (address, store URL); its pages'
+    kernels forked (Linux) or, with ``fork_kernels=False``, plain (as on macOS, Windows)."""
     folder = tmp_path_factory.mktemp("classroom")
     served = folder / "notebooks"
     shutil.copytree(NOTEBOOKS, served)
     store_url = f"sqlite:///{folder / 'classroom.sqlite3'}"
     kept = os.environ.get("MATHGAMES_STORE")
     os.environ["MATHGAMES_STORE"] = store_url
+    log = "classroom-server.log" if fork_kernels else "classroom-server-plain.log"
     try:
-        server = Server(served, ARTIFACTS / "classroom-server.log")
+        server = Server(served, ARTIFACTS / log, fork_kernels=fork_kernels)
     finally:
         if kept is None:
             del os.environ["MATHGAMES_STORE"]
@@ -71,6 +73,26 @@ def classroom_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple
         yield server.url, store_url
     finally:
         server.stop()
+
+
+@pytest.fixture(scope="module")
+def classroom_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, str]]:
+    """A class server with forked kernels: (address, store URL)."""
+    yield from serve_a_class(tmp_path_factory)
+
+
+@pytest.fixture(scope="module")
+def plain_classroom_server(tmp_path_factory: pytest.TempPathFactory,
+                           ) -> Iterator[tuple[str, str]]:
+    """A class server with plain kernels (``--no-fork``, as on macOS and Windows)."""
+    yield from serve_a_class(tmp_path_factory, fork_kernels=False)
+
+
+@pytest.fixture(params=["forked", "plain"])
+def either_classroom_server(request: pytest.FixtureRequest) -> tuple[str, str]:
+    """The class server with forked kernels, then the one with plain kernels."""
+    return request.getfixturevalue(
+        "classroom_server" if request.param == "forked" else "plain_classroom_server")
 
 
 @pytest.fixture
@@ -378,9 +400,11 @@ def test_two_students_play_chinese_checkers_with_a_bot(classroom_server: tuple[s
         assert page.mg_errors == []
 
 
-def test_a_forged_pass_from_a_page_script_is_refused(classroom_server: tuple[str, str],
+def test_a_forged_pass_from_a_page_script_is_refused(either_classroom_server: tuple[str, str],
                                                     device: Any) -> None:
-    base, store_url = classroom_server
+    """A student joins a class (the page's kernel writes to the class's store) and a forged
+    pass is refused: with forked kernels and with plain ones."""
+    base, store_url = either_classroom_server
     store = open_store(store_url)
     room = Classroom(store)
     code, teacher_token = room.open_class(seed=9)

@@ -56,10 +56,27 @@ def test_the_default_cap_follows_the_memory() -> None:
     assert default_max_kernels() >= 2
 
 
+def test_plain_kernels_count_their_measured_cost() -> None:
+    """Plain kernels (macOS, Windows, MATHGAMES_FORK=0) measured 46 MiB PSS a game page
+    (bench/classroom_load.py --sizes 30 --no-fork), forked ones 28: the plain cap counts more
+    than twice that, and still admits a class of 30 on a 4 GiB laptop."""
+    from mathgames.server.admission import PLAIN_PAGE_MIB
+
+    assert PLAIN_PAGE_MIB >= 2 * 46
+    for gib in (4, 8, 16):
+        plain = default_max_kernels(gib * 2**30, fork_kernels=False)
+        assert plain * PLAIN_PAGE_MIB <= (gib - 1) * 1024
+        assert plain < default_max_kernels(gib * 2**30)
+    assert default_max_kernels(4 * 2**30, fork_kernels=False) >= 30
+
+
 def test_the_help_tells_the_figure_of_this_computer() -> None:
     shown = subprocess.run([sys.executable, "-m", "mathgames.server.serve", "--help"],
                            capture_output=True, text=True, check=True, cwd=ROOT).stdout
-    assert f"admits {default_max_kernels()};" in " ".join(shown.split())
+    from mathgames.server.kernel_forks import fork_supported
+
+    cap = default_max_kernels(fork_kernels=fork_supported())
+    assert f"admits {cap};" in " ".join(shown.split())
     assert "--trusted-proxy" in shown
 
 
@@ -150,16 +167,20 @@ def test_binder_installs_the_package_and_the_app() -> None:
     assert (ROOT / "binder" / "runtime.txt").read_text().strip() == "python-3.12"
 
 
-def test_make_app_runs_the_server_module() -> None:
-    """`make app` must start this module (a renamed module once broke it)."""
-    import importlib.util
+def test_make_app_runs_the_mathgames_command() -> None:
+    """`make app` runs the teacher's command, `mathgames app` (`mathgames class` for a class),
+    whose entry point is a function that exists (a renamed module once broke it)."""
+    import importlib
     import re
 
     makefile = (ROOT / "Makefile").read_text()
     recipe = makefile.split("\napp:", 1)[1].split("\n\n", 1)[0]
-    modules = re.findall(r"-m ([\w.]+)", recipe)
-    assert modules == ["mathgames.server.serve"]
-    assert importlib.util.find_spec(modules[0]) is not None
+    assert re.search(r"\$\(BIN\)/mathgames\s+\\?\s*\$\(if \$\(CLASSROOM\),class,app\)", recipe)
+    script = re.search(r'^mathgames = "([\w.]+):(\w+)"$', (ROOT / "pyproject.toml").read_text(),
+                       re.MULTILINE)
+    assert script is not None
+    module, function = script.groups()
+    assert callable(getattr(importlib.import_module(module), function))
 
 
 def test_a_busy_classroom_server_waits_instead_of_dropping_a_page() -> None:
