@@ -49,6 +49,7 @@ from typing import Any
 
 from mathgames.core.errors import MathgamesError, quoted, shorten
 from mathgames.core.i18n import translator
+from mathgames.core.places import data_folder
 
 __all__ = [
     "CODE_ALPHABET",
@@ -338,19 +339,9 @@ CREATE INDEX IF NOT EXISTS sessions_by_kind ON sessions (kind, created);
 
 
 def default_sqlite_path() -> Path:
-    """Where the default store lives: the Jupyter server's data folder.
-
-    ``$MATHGAMES_DATA_DIR`` if set, else ``$JUPYTER_DATA_DIR/mathgames``, else
-    ``$XDG_DATA_HOME/jupyter/mathgames`` (``~/.local/share/jupyter/mathgames``).
-    """
-    if os.environ.get("MATHGAMES_DATA_DIR"):
-        folder = Path(os.environ["MATHGAMES_DATA_DIR"])
-    elif os.environ.get("JUPYTER_DATA_DIR"):
-        folder = Path(os.environ["JUPYTER_DATA_DIR"]) / "mathgames"
-    else:
-        base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
-        folder = Path(base) / "jupyter" / "mathgames"
-    return folder / "classroom.sqlite3"
+    """Where the default store lives: the app's data folder
+    (:func:`mathgames.core.places.data_folder`, each system's own place)."""
+    return data_folder() / "classroom.sqlite3"
 
 
 class SqliteStore(Store):

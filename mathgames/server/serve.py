@@ -47,6 +47,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
+from mathgames.core.places import DATA_VARIABLE, data_folder
 from mathgames.server.admission import (
     GUARD_MIN_MIB,
     PAGE_MIB,
@@ -57,7 +58,7 @@ from mathgames.server.admission import (
     total_memory,
 )
 from mathgames.server.kernel_forks import fork_supported
-from mathgames.server.places import DATA_VARIABLE, data_folder, notebooks_folder
+from mathgames.server.places import notebooks_folder
 
 __all__ = [
     "FORK_PROVISIONER",

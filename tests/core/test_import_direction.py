@@ -26,6 +26,7 @@ ALLOWED: dict[str, set[str]] = {
     "site": {"core", *GAMES, "page_list"},
     "pages": {"core", *GAMES, "classroom", "page_list", "site"},
     "server": {"core", "page_list", "pages"},
+    "cli": {"core", "server"},
 }
 
 
