@@ -465,10 +465,10 @@ def test_a_player_leaves_a_table_and_a_bot_plays_on(in_thread: Callable[..., Non
 def test_a_code_typed_wrong_is_said_in_the_pages_language(
         in_thread: Callable[..., None]) -> None:
     def body(loop: asyncio.AbstractEventLoop) -> None:
-        said = {"en": "A class code has 5 letters and digits, and 'k39t' has 4: check the code",
-                "pl": "Kod klasy ma 5 znaków (litery i cyfry), a 'k39t' ma 4: sprawdź kod",
-                "cs": "Kód třídy má 5 znaků (písmena a číslice), ale 'k39t' jich má 4",
-                "ru": "В коде класса 5 знаков (буквы и цифры), а в 'k39t' их 4: проверь код"}
+        said = {"en": "A class code has 5 letters and digits, and “k39t” has 4: check the code",
+                "pl": "Kod klasy ma 5 znaków (litery i cyfry), a „k39t” ma 4: sprawdź kod",
+                "cs": "Kód třídy má 5 znaků (písmena a číslice), ale „k39t“ jich má 4",
+                "ru": "В коде класса 5 знаков (буквы и цифры), а в «k39t» их 4: проверьте код"}
         try:
             for lang, words in said.items():
                 set_language(lang)
