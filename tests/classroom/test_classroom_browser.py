@@ -410,7 +410,7 @@ def test_a_forged_pass_from_a_page_script_is_refused(classroom_server: tuple[str
         russian.reload(wait_until="domcontentloaded")
         wait_rendered(russian, ".mg-join-message [role=alert]")
         said = russian.locator(".mg-join-message").text_content().strip()
-        assert said.startswith("Пропуск в класс на этом устройстве повреждён: войди снова"), said
+        assert said.startswith("Пропуск в класс на этом устройстве повреждён: войдите снова"), said
         assert english_left(russian, "ru") == []
     assert page.mg_errors == [] and russian.mg_errors == []
 
