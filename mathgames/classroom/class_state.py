@@ -84,6 +84,27 @@ def rank(scores: Iterable[tuple[str, str, int]]) -> list[Standing]:
     return standings
 
 
+#: The CSV columns of a grid's cells, row by row: a1, b1, ... e5.
+CSV_CELLS = [f"{'abcde'[i % GRID_SIZE]}{i // GRID_SIZE + 1}" for i in range(CELLS)]
+
+
+def _csv_name(name: str) -> str:
+    """A name as a CSV cell: a spreadsheet must not read it as a formula.
+
+    >>> _csv_name("=1+1"), _csv_name("Ann")
+    ("'=1+1", 'Ann')
+    """
+    return "'" + name if name[:1] in "=+-@" else name
+
+
+def _write_csv(header: list[str], rows: Iterable[Sequence[object]]) -> str:
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(header)
+    writer.writerows(rows)
+    return out.getvalue()
+
+
 class ClassState(LogState):
     """A Matematiko class: the teacher calls 25 numbers, every student places them.
 
@@ -124,6 +145,8 @@ class ClassState(LogState):
         self.calls: list[int] = []
         self.seed = int(self.settings.get("seed", 0))  # this game's deck
         self.past: list[dict[str, int]] = []  # each earlier game's points by student id
+        #: each earlier game's CSV rows (:meth:`csv`), as its results stood at "again"
+        self.past_rows: list[list[list[object]]] = []
 
     # -- reading -----------------------------------------------------------------------------
     @property
@@ -206,27 +229,47 @@ class ClassState(LogState):
         return rank((s.pid, s.name, s.points + sum(game.get(s.pid, 0) for game in self.past))
                     for s in self.players())
 
+    def _rows(self) -> list[list[object]]:
+        """This game's results as CSV rows: rank, name, points, placed, the 25 cells."""
+        rows: list[list[object]] = []
+        for standing in self.standings():
+            student = self.students[standing.pid]
+            rows.append([standing.rank, _csv_name(student.name), standing.points,
+                         len(student.cells), *("" if v is None else v for v in student.grid)])
+        return rows
+
     def csv(self) -> str:
-        """The results as CSV: rank, name, points, then the 25 cells row by row.
+        """This game's results as CSV: rank, name, points, then the 25 cells row by row.
 
         >>> c = ClassState("K3M9T"); c.csv().splitlines()[0][:24]
         'rank,name,points,placed,'
         """
-        out = io.StringIO()
-        writer = csv.writer(out, lineterminator="\n")
-        columns = "abcde"
-        writer.writerow(["rank", "name", "points", "placed",
-                         *(f"{columns[i % 5]}{i // 5 + 1}" for i in range(CELLS))])
-        for standing in self.standings():
-            student = self.students[standing.pid]
-            name = student.name
-            if name[:1] in "=+-@":  # a spreadsheet must not read a name as a formula
-                name = "'" + name
-            writer.writerow([standing.rank, name, standing.points, len(student.cells),
-                             *("" if v is None else v for v in student.grid)])
-        return out.getvalue()
+        return _write_csv(["rank", "name", "points", "placed", *CSV_CELLS], self._rows())
 
-    # -- changing ----------------------------------------------------------------------------
+    def session_csv(self) -> str:
+        """Every game of the class as one CSV: each game's results (as :meth:`csv`, after
+        a ``game`` column: 1, 2, ...), then from the second game on the totals (``game``
+        is ``total``; no cells) as the page ranks them (:meth:`totals`).
+
+        >>> c = ClassState("K3M9T")
+        >>> c.apply({"type": "join", "pid": "p1", "name": "Ann", "token_hash": "h"})
+        >>> for card in ([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13] * 2)[:25]:
+        ...     c.apply({"type": "call", "card": card})
+        >>> c.apply({"type": "again", "seed": 3})
+        >>> for line in c.session_csv().splitlines():
+        ...     print(line.split(",")[:5])
+        ['game', 'rank', 'name', 'points', 'placed']
+        ['1', '1', 'Ann', '0', '0']
+        ['2', '1', 'Ann', '0', '0']
+        ['total', '1', 'Ann', '0', '']
+        """
+        rows = [[game, *row] for game, rows in enumerate([*self.past_rows, self._rows()], 1)
+                for row in rows]
+        if self.past:
+            rows += [["total", s.rank, _csv_name(s.name), s.points, "", *[""] * CELLS]
+                     for s in self.totals()]
+        return _write_csv(["game", "rank", "name", "points", "placed", *CSV_CELLS], rows)
+
     def copy(self) -> ClassState:
         """An independent copy, field by field (to try an event on before it is appended).
 
@@ -240,6 +283,7 @@ class ClassState(LogState):
         other = ClassState(self.code, self.settings)
         other.seq, other.teacher_hash, other.calls = self.seq, self.teacher_hash, list(self.calls)
         other.seed, other.past = self.seed, [dict(game) for game in self.past]
+        other.past_rows = list(self.past_rows)  # (rows are never changed, only added)
         other.students = {pid: Student(s.pid, s.name, s.token_hash, list(s.cells), list(s.grid),
                                        s.next_game)
                           for pid, s in self.students.items()}
@@ -298,6 +342,7 @@ class ClassState(LogState):
             if not self.is_over:
                 raise IllegalMoveError(_("the game is not over yet"))
             self.past.append({s.pid: s.points for s in self.players()})
+            self.past_rows.append(self._rows())
             self.seed, self.calls = seed, []
             for student in self.students.values():
                 student.cells, student.grid, student.next_game = [], [None] * CELLS, False

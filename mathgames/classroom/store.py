@@ -48,7 +48,7 @@ from pathlib import Path
 from typing import Any
 
 from mathgames.core.errors import MathgamesError, quoted, shorten
-from mathgames.core.i18n import translator
+from mathgames.core.i18n import in_quotes, translator
 from mathgames.core.places import data_folder
 
 __all__ = [
@@ -146,7 +146,7 @@ def normalize_code(text: object) -> str:
     >>> normalize_code("AB")
     Traceback (most recent call last):
     ...
-    mathgames.classroom.store.StoreError: A class code has 5 letters and digits, and 'AB' has 2: ...
+    mathgames.classroom.store.StoreError: A class code has 5 letters and digits, and “AB” has 2: ...
     >>> normalize_code("abcde")
     Traceback (most recent call last):
     ...
@@ -161,12 +161,12 @@ def normalize_code(text: object) -> str:
     if len(clean) != CODE_LENGTH:
         raise StoreError(_("A class code has {n} letters and digits, and {text} has {k}: "
                            "check the code on the board").format(
-            text=repr(shorten(text.strip())), n=CODE_LENGTH, k=len(clean)))
+            text=in_quotes(shorten(text.strip())), n=CODE_LENGTH, k=len(clean)))
     if not set(clean) <= set(CODE_ALPHABET):
         wrong = sorted(set(clean) - set(CODE_ALPHABET))
         raise StoreError(_("Class codes never use {letters} (nor {lookalikes}, which look "
                            "alike): check the code {text} on the board").format(
-            letters=", ".join(wrong), text=repr(shorten(text.strip())),
+            letters=", ".join(wrong), text=in_quotes(shorten(text.strip())),
             lookalikes=", ".join(ch for ch in "01258BILOSZ" if ch not in wrong)))
     return clean
 

@@ -35,6 +35,7 @@ __all__ = [
     "Translator",
     "format_number",
     "get_language",
+    "in_quotes",
     "language_from_environment",
     "language_from_query",
     "on_language_change",
@@ -115,6 +116,27 @@ def format_number(value: float, digits: int = 0) -> str:
         return f"{value:,.{digits}f}"
     pattern = "#,##0" + ("." + "0" * digits if digits else "")
     return format_decimal(value, format=pattern, locale=NUMBER_LOCALES.get(_current, "en"))
+
+
+#: Each language's quotation marks (opening, closing) around a text a user typed.
+QUOTES: dict[str, tuple[str, str]] = {
+    "en": ("\u201c", "\u201d"), "pl": ("\u201e", "\u201d"), "cs": ("\u201e", "\u201c"),
+    "ru": ("\u00ab", "\u00bb")}
+
+
+def in_quotes(text: str) -> str:
+    """``text`` between the current language's quotation marks (a code or a card a user
+    typed, quoted in a message: never Python's ``'...'``).
+
+    >>> previous = set_language("ru")
+    >>> in_quotes("K3M9")
+    '«K3M9»'
+    >>> [(set_language(code), in_quotes("B0SL1"))[1] for code in ("en", "pl", "cs")]
+    ['“B0SL1”', '„B0SL1”', '„B0SL1“']
+    >>> _ = set_language(previous)
+    """
+    opening, closing = QUOTES.get(_current, QUOTES["en"])
+    return f"{opening}{text}{closing}"
 
 
 def get_language() -> str:

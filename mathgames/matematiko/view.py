@@ -175,7 +175,7 @@ def render_grid(grid: Sequence[int | None], current: int | None = None,
                 cursor: int | None = None, hints: Mapping[int, CellHint] | None = None,
                 code: str | None = None, player: str | None = None,
                 placing: bool = True, calls: int | None = None,
-                code_label: str | None = None) -> str:
+                code_label: str | None = None, card_box: bool = True) -> str:
     """One player's grid as SVG.
 
     ``current`` is the number to place (drawn large); ``placing`` says whether
@@ -183,6 +183,11 @@ def render_grid(grid: Sequence[int | None], current: int | None = None,
     ``cursor`` outlines the keyboard's cell; ``hints`` writes, in each empty
     cell, the expected final points of its row (→), column (↓) and diagonals (↘↙).
     ``code`` is drawn under ``code_label`` ("Game code" unless a class page names it).
+    Without ``card_box`` the header has no box for the number to place (a finished
+    grid shown on the results).
+
+    >>> "mg-current-card" in render_grid([None] * 25, placing=False, card_box=False)
+    False
     """
     parts = [f'<rect x="0" y="0" width="{WIDTH}" height="{HEIGHT}" fill="#ffffff"/>']
     scored = full_lines(grid)
@@ -245,13 +250,14 @@ def render_grid(grid: Sequence[int | None], current: int | None = None,
     if calls is not None:
         parts.append(f'<text x="{X0}" y="138" font-size="26" fill="{MUTED}">'
                      f'{esc(_("Number {k} of 25").format(k=calls))}</text>')
-    parts.append(f'<rect class="mg-current-card" x="{num(CARD_X)}" y="12" width="100"'
-                 f' height="120" rx="10"'
-                 f' fill="{"#fff8e6" if current is not None else "#f4f4f4"}" stroke="{INK}"'
-                 f' stroke-width="3"/>')
-    parts.append(f'<text class="mg-current" x="{num(CARD_X + 50)}" y="96" text-anchor="middle"'
-                 f' font-size="72" font-weight="bold" fill="{INK}">'
-                 f'{"" if current is None else current}</text>')
+    if card_box or current is not None:
+        parts.append(f'<rect class="mg-current-card" x="{num(CARD_X)}" y="12" width="100"'
+                     f' height="120" rx="10"'
+                     f' fill="{"#fff8e6" if current is not None else "#f4f4f4"}"'
+                     f' stroke="{INK}" stroke-width="3"/>')
+        parts.append(f'<text class="mg-current" x="{num(CARD_X + 50)}" y="96"'
+                     f' text-anchor="middle" font-size="72" font-weight="bold" fill="{INK}">'
+                     f'{"" if current is None else current}</text>')
     parts.append(f'<text x="{WIDTH - 20}" y="44" text-anchor="end" font-size="26"'
                  f' fill="{INK}">{esc(_("Total"))}</text>')
     parts.append(f'<text class="mg-total-svg" data-total="{total}" x="{WIDTH - 20}" y="100"'

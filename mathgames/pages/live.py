@@ -40,6 +40,7 @@ from mathgames.pages.address import qr_svg
 
 __all__ = [
     "LiveFeed",
+    "address_breaks",
     "classroom",
     "join_address",
     "message_html",
@@ -138,6 +139,22 @@ def join_address(page_url: str, code: str, page: str = "join.ipynb",
     netloc = f"{host}:{port}" if port else host
     path = parts.path.rsplit("/", 1)[0] + "/" + page
     return urlunsplit((parts.scheme or "http", netloc, path, query, ""))
+
+
+def address_breaks(url: str) -> str:
+    """``url`` as HTML that a narrow box breaks only after a '/', '?' or '&' (a ``<wbr>``
+    there; the box itself must not break words: ``word-break: keep-all``), never inside a
+    word of the address (the "//" after the scheme stays whole).
+
+    >>> address_breaks("http://10.0.0.7:8866/join.ipynb?code=K3M9T&x=1")
+    'http://<wbr>10.0.0.7:8866/<wbr>join.ipynb?<wbr>code=K3M9T&amp;<wbr>x=1'
+    """
+    parts = []
+    for i, ch in enumerate(url):
+        parts.append(esc(ch))
+        if ch in "/?&" and url[i + 1:i + 2] not in ("", "/"):
+            parts.append("<wbr>")
+    return "".join(parts)
 
 
 class LiveFeed:

@@ -27,7 +27,7 @@ from mathgames.classroom.store import Event, UnknownSessionError, normalize_code
 from mathgames.classroom.table_state import TableState, game_title
 from mathgames.core.board_widget import BoardWidget
 from mathgames.core.errors import MathgamesError, shorten
-from mathgames.core.i18n import format_number, get_language, translator
+from mathgames.core.i18n import format_number, get_language, in_quotes, translator
 from mathgames.core.svg import esc
 from mathgames.core.ui_widget import Confirm, EnterSubmits
 from mathgames.matematiko.deck import DEAL_LENGTH
@@ -36,6 +36,7 @@ from mathgames.matematiko.odds import expected_random_score
 from mathgames.matematiko.view import render_grid
 from mathgames.pages.live import (
     LiveFeed,
+    address_breaks,
     classroom,
     join_address,
     message_html,
@@ -59,6 +60,10 @@ STYLE = """<style>
 .mg-totals .widget-html-content { line-height: 1.3;
   white-space: normal; }
 .mg-teacher-controls { flex-wrap: wrap; align-items: center; gap: 0 6px; }
+.mg-teacher-controls .widget-button { padding: 4px 10px; }
+.mg-teacher-controls .widget-inline-hbox { width: auto; }
+.mg-teacher-controls .mg-seconds input { width: 3.4em; flex: 0 0 3.4em; }
+.mg-teacher-controls .mg-typed-card input { width: 4.2em; flex: 0 0 4.2em; }
 .mg-app .mg-stage { align-items: flex-start; gap: 8px 32px; flex-wrap: nowrap; }
 .mg-stage > .mg-call-progress, .mg-stage > .mg-ranking-box { flex: 1 1 0; min-width: 0; }
 @media (max-width: 700px) { .mg-app .mg-stage { flex-wrap: wrap; } }
@@ -67,7 +72,7 @@ STYLE = """<style>
   font-family: "DejaVu Sans Mono", monospace; margin: 0 0 6px; }
 .mg-class-top { display: flex; flex-wrap: wrap; gap: 8px 32px; align-items: center; }
 .mg-class-top svg.mg-qr { width: 240px; height: 240px; }
-.mg-address { font-size: 28px; word-break: break-all; max-width: 880px; }
+.mg-address { font-size: 28px; overflow-wrap: normal; word-break: keep-all; max-width: 880px; }
 .mg-calling .mg-class-top { display: block; width: 300px; }
 .mg-calling .mg-class-code { font-size: 56px; letter-spacing: 6px; margin: 0; }
 .mg-calling svg.mg-qr { width: 150px; height: 150px; }
@@ -138,6 +143,17 @@ def nice_ticks(top: float, count: int = 6,
     return [round(k * step, 6) for k in range(int(-(-top // step)) + 1)]
 
 
+def csv_link(text: str, name: str, label: str) -> str:
+    """A link that downloads ``text`` as the CSV file ``name``.csv, reading ``label``.
+
+    >>> csv_link("a,b", "class-K3M9T", "Download").startswith('<a class="mg-csv-link"')
+    True
+    """
+    href = "data:text/csv;charset=utf-8," + quote(text)
+    return (f'<a class="mg-csv-link" download="{esc(name)}.csv" href="{esc(href)}">'
+            f"{esc(label)}</a>")
+
+
 def ranking_table(title: str, standings: list[Standing]) -> str:
     """A ranking as an HTML table under its title (place, name, points).
 
@@ -200,9 +216,9 @@ class TeacherPage(w.VBox):
         self.auto.observe(lambda _c: self._auto_changed(), "value")
         # a text box, not a number box: a number box would quietly call 13 for a 14 typed
         # by mistake, and it sends nothing on Enter
-        self.typed = w.Text(value="", description=_("Card"), placeholder="1-13",
+        self.typed = w.Text(value="", description=_("From a real deck:"), placeholder="1-13",
                             style={"description_width": "initial"},
-                            layout=w.Layout(width="9em"))
+                            layout=w.Layout(width="auto"))
         self.typed.add_class("mg-typed-card")
         self.typed_button = w.Button(description=_("Call this card"),
                                      layout=w.Layout(width="auto"))
@@ -219,10 +235,9 @@ class TeacherPage(w.VBox):
                                       lambda: (_("Yes, take it back"), _("No")))
         self.uncall_confirm.add_class("mg-uncall-confirm")
         self._resting = False  # the call button just called: a second click calls nothing
-        # the teacher's controls in one row above the projector view: a click there does
-        # not move what the class reads
-        row = w.HBox([self.call_button, self.auto, self.seconds,
-                      w.HTML(esc(_("From a real deck:"))), self.typed, self.typed_button,
+        # the teacher's controls in one row above the projector view (1280 px wide, in every
+        # language): a click there does not move what the class reads
+        row = w.HBox([self.call_button, self.auto, self.seconds, self.typed, self.typed_button,
                       self.enter_card, self.uncall_button])
         row.add_class("mg-teacher-controls")
         self.controls = w.VBox([row, self.uncall_confirm])
@@ -371,7 +386,7 @@ class TeacherPage(w.VBox):
             f'<div class="mg-class-label">{esc(_("Class code"))}</div>'
             f'<div class="mg-class-code" data-code="{esc(state.code)}">{esc(state.code)}</div>'
             f'<div class="mg-address">{esc(_("Students open"))} '
-            f'<a href="{esc(address)}" target="_blank">{esc(address)}</a></div></div>'
+            f'<a href="{esc(address)}" target="_blank">{address_breaks(address)}</a></div></div>'
             f"{qr}</div>")
         asyncio.get_event_loop().create_task(self._watch_tables(state.code))
         self.redraw()
@@ -500,7 +515,7 @@ class TeacherPage(w.VBox):
         # mistake, or forged) is refused here, quoted short, before int() reads it.
         if not (text.isascii() and text.isdigit() and len(text) <= 3):
             refusal = (_("Cards are numbers from 1 to 13: "
-                          "{card} is not one").format(card=shorten(text)) if text
+                          "{card} is not one").format(card=in_quotes(shorten(text))) if text
                        else _("Type the number of the card first: 1 to 13"))
             self.message.value = message_html(refusal)
         elif self.call(int(text)):
@@ -635,15 +650,18 @@ class TeacherPage(w.VBox):
             self.top.remove_class("mg-calling")
         items = []
         for student in state.students.values():
+            points = f" <small>({student.points})</small>"
             if student.next_game:
                 mark, label, kind = "⏳", _("plays from the next game"), "next"
+            elif not called:  # nothing to place yet: in the class, no points to show
+                mark, label, kind, points = "•", _("joined"), "joined", ""
             elif student.pid in waiting:
                 mark, label, kind = "…", _("thinking"), "thinking"
             else:
                 mark, label, kind = "✓", _("placed"), "placed"
             items.append(f'<li data-state="{kind}">'
-                         f'<span aria-label="{esc(label)}">{mark}</span> {esc(student.name)} '
-                         f"<small>({student.points})</small></li>")
+                         f'<span aria-label="{esc(label)}">{mark}</span> {esc(student.name)}'
+                         f"{points}</li>")
         title = _.ngettext("{n} student", "{n} students", len(state.students)).format(
             n=len(state.students))
         self.students.value = f"<h3>{esc(title)}</h3><ul>{''.join(items)}</ul>"
@@ -673,8 +691,9 @@ class TeacherPage(w.VBox):
                 _.ngettext("Total of {n} game", "Total of {n} games", state.game).format(
                     n=state.game), state.totals())
         self.totals.layout.display = None if state.past else "none"
-        figures = "".join(
-            f'<figure>{render_grid(s.grid, placing=False, player=s.name)}</figure>'
+        figures = "".join(  # a finished grid: no card to place, so no card's box
+            f'<figure>{render_grid(s.grid, placing=False, player=s.name, card_box=False)}'
+            "</figure>"
             for s in (state.students[x.pid] for x in state.standings()))
         self.grids.value = f'<div class="mg-grids">{figures}</div>'
         # the winner first; a grid already shown stays shown when the results redraw
@@ -684,10 +703,13 @@ class TeacherPage(w.VBox):
                None if winner_shown else self.closeup_pick.value)
         self._winner_shown = winner_shown  # refilling is not the teacher's pick
         self._show_closeup()
-        csv_link = "data:text/csv;charset=utf-8," + quote(state.csv())
         name = f"class-{state.code}" + (f"-{state.game}" if state.past else "")
-        self.export.value = (f'<a class="mg-csv-link" download="{esc(name)}.csv" '
-                             f'href="{esc(csv_link)}">{esc(_("Download the results (CSV)"))}</a>')
+        links = csv_link(state.csv(), name, _("Download the results (CSV)"))
+        if state.past:  # and the whole session: every game and the totals
+            links += csv_link(state.session_csv(), f"class-{state.code}-all",
+                              _("Download all {n} games and the totals (CSV)").format(
+                                  n=state.game))
+        self.export.value = links
         key = (state.game, len(state.students), *state.calls,
                *(s.points for s in state.standings()))
         if key != self._chart_for:
@@ -704,7 +726,8 @@ class TeacherPage(w.VBox):
         state = self.state
         student = None if state is None else state.students.get(self.closeup_pick.value)
         self.closeup.value = ("" if student is None else
-                              render_grid(student.grid, placing=False, player=student.name))
+                              render_grid(student.grid, placing=False, player=student.name,
+                                          card_box=False))
 
     def chart(self) -> w.Widget:
         """The class's scores beside a random player and the bots on the same numbers."""

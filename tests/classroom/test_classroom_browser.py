@@ -434,7 +434,7 @@ def test_a_forged_pass_from_a_page_script_is_refused(either_classroom_server: tu
         russian.reload(wait_until="domcontentloaded")
         wait_rendered(russian, ".mg-join-message [role=alert]")
         said = russian.locator(".mg-join-message").text_content().strip()
-        assert said.startswith("Пропуск в класс на этом устройстве повреждён: войди снова"), said
+        assert said.startswith("Пропуск в класс на этом устройстве повреждён: войдите снова"), said
         assert english_left(russian, "ru") == []
     assert page.mg_errors == [] and russian.mg_errors == []
 
@@ -573,6 +573,44 @@ def teacher_pass(teacher: Any) -> tuple[str, str]:
     return kept["code"], kept["token"]
 
 
+#: The teacher's controls as laid out: [class, top, bottom] of each shown one, in order.
+CONTROLS_JS = """() => [...document.querySelector('.mg-teacher-controls').children]
+    .map(c => [c.className, c.getBoundingClientRect()])
+    .filter(([, r]) => r.width > 0).map(([name, r]) => [name, r.top, r.bottom])"""
+#: Where a text wraps: "x|y" for each pair of characters on either side of a line break.
+LINE_BREAKS_JS = """selector => {
+    const chars = [], walker = document.createTreeWalker(
+        document.querySelector(selector), NodeFilter.SHOW_TEXT);
+    while (walker.nextNode()) {
+        const node = walker.currentNode;
+        for (let i = 0; i < node.length; i++) {
+            const range = document.createRange();
+            range.setStart(node, i);
+            range.setEnd(node, i + 1);
+            const box = range.getClientRects()[0];
+            if (box) chars.push([node.data[i], box.top]);
+        }
+    }
+    return chars.slice(1).flatMap(([ch, top], i) =>  // chars[i]: the character before
+        top > chars[i][1] + 2 ? [chars[i][0] + "|" + ch] : []);
+}"""
+
+
+def check_one_row(teacher: Any, where: str) -> None:
+    """The teacher's controls in one row (the README's promise), each label on one line."""
+    shown = teacher.evaluate(CONTROLS_JS)
+    middles = [(top + bottom) / 2 for _name, top, bottom in shown]
+    assert max(middles) - min(middles) < 3, f"{where}: the controls take two rows: {shown}"
+    buttons = [bottom - top for name, top, bottom in shown if "widget-button" in name]
+    assert max(buttons) - min(buttons) < 2, f"{where}: a button's label wraps: {shown}"
+
+
+def check_address_breaks(teacher: Any, where: str) -> None:
+    """The join address wraps only after a '/', '?' or '&', never inside a word."""
+    breaks = teacher.evaluate(LINE_BREAKS_JS, ".mg-address a")
+    assert all(pair[0] in "/?&" for pair in breaks), f"{where}: the address breaks {breaks}"
+
+
 @pytest.mark.parametrize("lang", ["en", "pl", "cs", "ru"])
 def test_the_projector_shows_each_stage_of_a_class_to_the_back_row(
         classroom_server: tuple[str, str], device: Any, lang: str) -> None:
@@ -605,6 +643,8 @@ def test_the_projector_shows_each_stage_of_a_class_to_the_back_row(
             "() => document.querySelectorAll('.mg-students li').length === 4")
         stage("joining", [".mg-class-code", ".mg-address", ".mg-students ul"],
               [".mg-class-top svg.mg-qr", ".mg-call-button"])
+        check_one_row(teacher, f"{lang}, joining")
+        check_address_breaks(teacher, f"{lang}, joining")
 
         def place(k: int, who: list[tuple[str, str]]) -> None:
             for pid, secret in who:
@@ -617,6 +657,7 @@ def test_the_projector_shows_each_stage_of_a_class_to_the_back_row(
         teacher.wait_for_selector('.mg-call-progress p[data-called="3"][data-waiting="1"]')
         stage("calling", [".mg-class-code", ".mg-called-now", ".mg-call-progress p",
                           ".mg-students ul"], [".mg-class-top svg.mg-qr", ".mg-call-button"])
+        check_address_breaks(teacher, f"{lang}, calling")  # in its narrow column
         place(2, pupils[3:])
         for k in range(3, 25):
             room.call(code, token)

@@ -465,10 +465,10 @@ def test_a_player_leaves_a_table_and_a_bot_plays_on(in_thread: Callable[..., Non
 def test_a_code_typed_wrong_is_said_in_the_pages_language(
         in_thread: Callable[..., None]) -> None:
     def body(loop: asyncio.AbstractEventLoop) -> None:
-        said = {"en": "A class code has 5 letters and digits, and 'k39t' has 4: check the code",
-                "pl": "Kod klasy ma 5 znaków (litery i cyfry), a 'k39t' ma 4: sprawdź kod",
-                "cs": "Kód třídy má 5 znaků (písmena a číslice), ale 'k39t' jich má 4",
-                "ru": "В коде класса 5 знаков (буквы и цифры), а в 'k39t' их 4: проверь код"}
+        said = {"en": "A class code has 5 letters and digits, and “k39t” has 4: check the code",
+                "pl": "Kod klasy ma 5 znaków (litery i cyfry), a „k39t” ma 4: sprawdź kod",
+                "cs": "Kód třídy má 5 znaků (písmena a číslice), ale „k39t“ jich má 4",
+                "ru": "В коде класса 5 знаков (буквы и цифры), а в «k39t» их 4: проверьте код"}
         try:
             for lang, words in said.items():
                 set_language(lang)
@@ -485,7 +485,7 @@ def test_a_code_typed_wrong_is_said_in_the_pages_language(
             # a paragraph pasted into the box is quoted short
             student.code_input.value = "k" * 300
             student.join_button.click()
-            assert "'" + "k" * 39 + "…' их 300" in html.unescape(student.message.value)
+            assert "«" + "k" * 39 + "…» их 300" in html.unescape(student.message.value)
             # five characters, some of them never in a code: which ones, in the language
             student.code_input.value = "ABCDE"
             student.join_button.click()
@@ -1011,12 +1011,13 @@ def test_a_card_typed_from_a_real_deck(in_thread: Callable[..., None]) -> None:
         # a word, a number as long as a page, nothing at all, a fifth copy
         for text, said in (("14", "Cards are numbers from 1 to 13: 14 is not one"),
                            ("0", "Cards are numbers from 1 to 13: 0 is not one"),
-                           ("seven", "Cards are numbers from 1 to 13: seven is not one"),
-                           ("7.5", "Cards are numbers from 1 to 13: 7.5 is not one"),
-                           ("<b>", "1 to 13: &lt;b&gt; is not one"),
+                           # a text that is no number: in quotation marks
+                           ("seven", "Cards are numbers from 1 to 13: “seven” is not one"),
+                           ("7.5", "Cards are numbers from 1 to 13: “7.5” is not one"),
+                           ("<b>", "1 to 13: “&lt;b&gt;” is not one"),
                            ("100", "Cards are numbers from 1 to 13: 100 is not one"),
                            # pasted by mistake: quoted short (int() refuses 4,301 digits)
-                           ("9" * 5000, "9" * 39 + "… is not one"),
+                           ("9" * 5000, "9" * 39 + "…” is not one"),
                            ("  ", "Type the number of the card first: 1 to 13")):
             teacher.typed.value = text
             teacher.typed_button.click()
