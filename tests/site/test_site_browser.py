@@ -235,7 +235,7 @@ def test_the_site_is_built_from_the_checkout(tmp_path: Path) -> None:
         shutil.copytree(ROOT / top, copy / top, ignore=shutil.ignore_patterns("__pycache__"))
     for top in ("pyproject.toml", ".gitignore", "README.md"):
         shutil.copy2(ROOT / top, copy / top)
-    page_py = copy / "mathgames" / "app" / "page.py"
+    page_py = copy / "mathgames" / "pages" / "header.py"
     page_py.write_text(page_py.read_text().replace('_("Maths games")', '_("Maths games 58")'))
     out = tmp_path / "site"
     build_site(copy, out, "--server", "http://127.0.0.1:8866")
