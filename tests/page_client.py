@@ -38,8 +38,16 @@ from tornado.websocket import WebSocketClientConnection, WebSocketClosedError, w
 
 from mathgames.server.wire import V1_PROTOCOL, decode_v1, encode_v1
 
-__all__ = ["V1_PROTOCOL", "PageVisit", "decode_v1", "encode_v1", "kernel_id_of", "message",
-           "visit"]
+__all__ = [
+    "V1_PROTOCOL",
+    "PageVisit",
+    "decode_v1",
+    "encode_v1",
+    "kernel_id_of",
+    "message",
+    "request_states",
+    "visit",
+]
 
 
 _KERNEL_ID = re.compile(r'"kernelId":\s*"([0-9a-f-]{36})"')
@@ -61,6 +69,19 @@ def message(msg_type: str, channel: str, content: dict[str, Any] | None = None,
         "parent_header": {}, "metadata": metadata or {}, "content": content or {},
         "channel": channel, "buffers": [],
     }
+
+
+async def request_states(page: PageVisit) -> str:
+    """Ask the page's kernel for its widgets' state, as the widget manager does: a
+    ``jupyter.widget.control`` comm, then ``request_states`` on it; the comm's id (the
+    answer, ``update_states``, comes on it)."""
+    control = uuid.uuid4().hex
+    await page.send(message("comm_open", "shell", {
+        "comm_id": control, "target_name": "jupyter.widget.control", "data": {}},
+        session=page.session, metadata={"version": "1.0.0"}))
+    await page.send(message("comm_msg", "shell", {
+        "comm_id": control, "data": {"method": "request_states"}}, session=page.session))
+    return control
 
 
 @dataclass
@@ -192,12 +213,7 @@ async def visit(base_url: str, path: str, *, timeout: float = 300,
             subprotocols=[V1_PROTOCOL] if v1 else None)
         if v1 and result.ws.selected_subprotocol != V1_PROTOCOL:
             result.v1 = False  # the server chose the older protocol
-        comm_id = uuid.uuid4().hex
-        await result.send(message("comm_open", "shell", {
-            "comm_id": comm_id, "target_name": "jupyter.widget.control", "data": {}},
-            session=result.session, metadata={"version": "1.0.0"}))
-        await result.send(message("comm_msg", "shell", {
-            "comm_id": comm_id, "data": {"method": "request_states"}}, session=result.session))
+        comm_id = await request_states(result)
         left = timeout - (time.monotonic() - start)
         states = await result.wait_for(
             lambda m: m.get("msg_type", m.get("header", {}).get("msg_type")) == "comm_msg"

@@ -32,7 +32,6 @@ import subprocess
 import sys
 import tempfile
 import time
-import uuid
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -49,7 +48,13 @@ from tornado.websocket import websocket_connect  # noqa: E402
 
 from mathgames.matematiko.match import cell_name  # noqa: E402
 from tests.conftest import NOTEBOOKS, Server, free_port  # noqa: E402
-from tests.page_client import V1_PROTOCOL, PageVisit, message, visit  # noqa: E402
+from tests.page_client import (  # noqa: E402
+    V1_PROTOCOL,
+    PageVisit,
+    message,
+    request_states,
+    visit,
+)
 
 #: The proxy's configuration that the school installs (its addresses from the environment).
 HAPROXY_CFG = ROOT / "deploy" / "haproxy.cfg"
@@ -297,12 +302,7 @@ class LivePage:
             subprotocols=[V1_PROTOCOL])
         self.closed = False
         self._reader = asyncio.ensure_future(self._read())
-        control = uuid.uuid4().hex
-        await page.send(message("comm_open", "shell", {
-            "comm_id": control, "target_name": "jupyter.widget.control", "data": {}},
-            session=page.session, metadata={"version": "1.0.0"}))
-        await page.send(message("comm_msg", "shell", {
-            "comm_id": control, "data": {"method": "request_states"}}, session=page.session))
+        await request_states(page)
 
     async def close(self) -> None:
         self._reader.cancel()
