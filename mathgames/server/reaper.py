@@ -31,7 +31,11 @@ class KernelReaper:
     """Ends kernels whose page went away, or never came.
 
     - A kernel that had a page connected and has had none for ``disconnected_grace``
-      seconds (the page was closed, reloaded, left, or its browser died) is shut down.
+      seconds (the page was closed, reloaded, left, or its browser died) is shut down;
+      only ``crowded_disconnected_grace`` seconds after when the server is near its limit.
+      The grace is long enough for a page whose network dropped, or a phone that slept, to
+      reconnect to its kernel when it comes back; a page back after longer finds its
+      kernel gone and reloads itself (``static/page.js``).
     - A kernel whose page was sent (or whose request ended) without its page ever
       connecting (a ``curl``, a link preview, a page abandoned while it loaded) is shut
       down ``unconnected_grace`` seconds after; only ``crowded_grace`` seconds after when
@@ -57,9 +61,11 @@ class KernelReaper:
 
     def __init__(self, app: Voila, disconnected_grace: float, unconnected_grace: float,
                  crowded_grace: float | None = None, per_address: int = 4,
-                 crowded: Any = None) -> None:
+                 crowded: Any = None, crowded_disconnected_grace: float | None = None) -> None:
         self.app = app
         self.disconnected_grace = disconnected_grace
+        self.crowded_disconnected_grace = (disconnected_grace if crowded_disconnected_grace
+                                           is None else crowded_disconnected_grace)
         self.unconnected_grace = unconnected_grace
         self.crowded_grace = unconnected_grace if crowded_grace is None else crowded_grace
         self.per_address = per_address
@@ -153,7 +159,8 @@ class KernelReaper:
                 continue
             since = self.alone_since.setdefault(kernel_id, now)
             if kernel_id in self.was_connected:
-                due = now - since >= self.disconnected_grace
+                grace = self.crowded_disconnected_grace if crowded else self.disconnected_grace
+                due = now - since >= grace
             elif kernel_id in self.rendered_at:  # its page was sent, and never connected
                 flooding = unconnected.get(kernel_id) in self.floods
                 grace = self.crowded_grace if crowded or flooding else self.unconnected_grace
