@@ -63,13 +63,13 @@ function followDeviceLanguage(current, spoken) {
 // The connection watcher (ARCHITECTURE.md, "When the connection drops"). The page pings its
 // kernel every 2 s, one ping at a time; no pong for 7 s (30 s while the kernel says it is
 // busy), the kernel's websocket closing, or the device going offline: the page says so and
-// its controls go inactive. Then it asks the server for its kernel, waiting 1, 2, 4, 8, then
-// 10 s, each time between half and one and a half of that (a whole class coming back at
+// its controls go inactive. Then it asks the server for its kernel, waiting 0.5, 1, 2, 4,
+// then 5 s, each time between half and one and a half of that (a whole class coming back at
 // once neither hammers a server that is starting nor arrives as one): the kernel runs, so
 // the page reconnects its websocket now; the kernel is gone (404; 403: the login too), so
 // the page reloads itself, and its kept pass or game makes it the same page.
 const PING_MS = 2000, SILENCE_MS = 7000, BUSY_SILENCE_MS = 30000;
-const FIRST_TRY_MS = 1000, LAST_TRY_MS = 10000, RELOAD_SPREAD_MS = 1500, ALIVE_TRIES = 4;
+const FIRST_TRY_MS = 500, LAST_TRY_MS = 5000, RELOAD_SPREAD_MS = 1500, ALIVE_TRIES = 4;
 
 function pageConfig() {
   const element = document.getElementById("jupyter-config-data");
