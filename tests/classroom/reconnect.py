@@ -27,7 +27,8 @@ from tests.conftest import NOTEBOOKS, Server, wait_rendered
 from tests.page_client import PageVisit, message, visit
 from tests.relay import Relay
 
-__all__ = ["LOST", "RELOAD_SPREAD_S", "CutClass", "reconnect_all", "visits_at_once"]
+__all__ = ["LOST", "RELOAD_SPREAD_S", "CutClass", "class_comes_back", "reconnect_all",
+           "visits_at_once"]
 
 #: A page whose kernel is gone reloads after a random wait of up to this (page.js: 1.5 s
 #: times 0.5 to 1.5), once its probe, itself spread, finds the server again.
@@ -209,3 +210,35 @@ async def reconnect_all(pages: list[PageVisit], timeout: float = 120) -> list[fl
         return time.monotonic() - start if reply is not None else None
 
     return list(await asyncio.gather(*(one(page) for page in pages)))
+
+
+def restarted(server: Server, log: Path, env: dict[str, str]) -> Server:
+    """Kill ``server`` outright (SIGKILL) and start it again on its port, serving the app's
+    notebooks with ``env``."""
+    os.killpg(server.process.pid, signal.SIGKILL)
+    server.process.wait()
+    server.stop()
+    again = Server(NOTEBOOKS, log, env=env, port=server.port)
+    again.wait_ready()
+    return again
+
+
+async def class_comes_back(server: Server, students: int, log: Path, env: dict[str, str]
+                           ) -> tuple[list[Any], list[Any], Server]:
+    """``students`` join pages from one address (spread over 10 s); their websockets drop
+    at once and, 3 s later, reconnect to their kernels at once; then the server is killed and
+    started again (with ``log``) and the pages reload at once. The pages' visits before,
+    the seconds each took to reconnect (``None``: not served), the reloaded visits and the
+    restarted server."""
+    pages = await visits_at_once(server.url, "join.ipynb", students, spread=10)
+    for page in pages:  # the Wi-Fi drops: no beacon, the sockets just close
+        if page.ws is not None:
+            page.ws.close()
+    await asyncio.sleep(3)
+    answered = await reconnect_all(pages)
+    for page in pages:
+        await page.close(beacon=False)
+    server = await asyncio.to_thread(restarted, server, log, env)
+    again = await visits_at_once(server.url, "join.ipynb", students)
+    await asyncio.gather(*(page.close() for page in again))
+    return [*zip(pages, answered, strict=True)], again, server

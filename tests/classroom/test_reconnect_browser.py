@@ -13,9 +13,6 @@ their connections at once and come back: all served, none "busy", none taken for
 
 from __future__ import annotations
 
-import asyncio
-import os
-import signal
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -23,7 +20,7 @@ from typing import Any
 import pytest
 
 from tests.app.test_security import run
-from tests.classroom.reconnect import CutClass, reconnect_all, visits_at_once
+from tests.classroom.reconnect import CutClass, class_comes_back
 from tests.conftest import ARTIFACTS, NOTEBOOKS, Server
 
 pytestmark = [pytest.mark.slow]
@@ -66,34 +63,16 @@ def test_thirty_pages_come_back_at_once(tmp_path: Path) -> None:
     log = ARTIFACTS / "reconnect-thirty.log"
     env = {"MATHGAMES_STORE": f"sqlite:///{tmp_path / 'classroom.sqlite3'}"}
     server = Server(NOTEBOOKS, log, env=env)
-    server.wait_ready()
     try:
-        pages = run(visits_at_once(server.url, "join.ipynb", 30, spread=10))
-        assert [(p.status, p.error) for p in pages] == [(200, "")] * 30
-
-        async def drop_and_come_back() -> list[float | None]:
-            for page in pages:  # the Wi-Fi drops: no beacon, the sockets just close
-                assert page.ws is not None
-                page.ws.close()
-            await asyncio.sleep(3)
-            answered = await reconnect_all(pages)
-            for page in pages:
-                await page.close(beacon=False)
-            return answered
-
-        answered = run(drop_and_come_back())
-        assert None not in answered, [p.error for p in pages]
-        os.killpg(server.process.pid, signal.SIGKILL)
-        server.process.wait()
-        server.stop()
-        server = Server(NOTEBOOKS, log.with_name("reconnect-thirty-2.log"), env=env,
-                        port=server.port)
         server.wait_ready()
-        again = run(visits_at_once(server.url, "join.ipynb", 30))
+        before, again, server = run(class_comes_back(
+            server, 30, log.with_name("reconnect-thirty-2.log"), env))
+        assert [(p.status, p.error) for p, _ in before] == [(200, "")] * 30
+        assert [p.error for p, answered in before if answered is None] == []
         assert [(p.status, p.error) for p in again] == [(200, "")] * 30
-        run(asyncio.gather(*(page.close() for page in again)))
-        print(f"30 reconnected in at most {max(answered):.1f} s; 30 reloads usable in at most "
-              f"{max(p.usable_seconds or 0 for p in again):.1f} s")
+        assert all(p.widget_count > 0 for p in again)
+        print(f"30 reconnected in at most {max(t for _, t in before):.1f} s; 30 reloads "
+              f"usable in at most {max(p.usable_seconds for p in again):.1f} s")
         logs = log.read_text() + server.log.read_text()
         assert "floods the server" not in logs and "no room" not in logs
         assert "Traceback" not in logs
