@@ -42,18 +42,22 @@ TIMEOUT_MS = 120_000
 class CutClass:
     """A teacher and two students mid-game, over a relay the test can cut."""
 
-    def __init__(self, browser: Any, folder: Path, log: Path) -> None:
+    def __init__(self, browser: Any, folder: Path, log: Path, school: Any = None) -> None:
         self.browser, self.folder, self.log = browser, folder, log
         self.served = folder / "notebooks"
-        if not self.served.exists():
-            shutil.copytree(NOTEBOOKS, self.served)
         self.store_url = f"sqlite:///{folder / 'classroom.sqlite3'}"
         self.server: Server | None = None
+        self.relay: Relay | None = None
         self.port: int | None = None
         self.logs: list[Path] = []
-        self.start_server()
-        assert self.server is not None
-        self.relay = Relay(self.server.port)
+        self.school = school  # a tests.classroom.school.School: its proxy, no relay
+        if school is None:
+            if not self.served.exists():
+                shutil.copytree(NOTEBOOKS, self.served)
+            self.start_server()
+            assert self.server is not None
+            self.relay = Relay(self.server.port)
+        self.base = school.url if school is not None else self.relay.url
         self.contexts: list[Any] = []
         self.called = 0
         self.teacher = self._open("teacher.ipynb", "", ".mg-open-class")
@@ -90,7 +94,7 @@ class CutClass:
         page = context.new_page()
         page.mg_errors = []
         page.on("pageerror", lambda error: page.mg_errors.append(str(error)))
-        page.goto(f"{self.relay.url}/voila/render/{notebook}?lang=en{query}",
+        page.goto(f"{self.base}/voila/render/{notebook}?lang=en{query}",
                   wait_until="domcontentloaded")
         wait_rendered(page, wait_for)
         return page
@@ -104,9 +108,10 @@ class CutClass:
         """Whether each page (teacher, students) reloaded since :meth:`mark_pages`."""
         return [not page.evaluate("() => window.mgMark === true") for page in self.pages]
 
-    def wait_lost(self) -> None:
-        """Until every page shows the "connection lost" line, and its controls are inert."""
-        for page in self.pages:
+    def wait_lost(self, pages: list[Any] | None = None) -> None:
+        """Until every page (of ``pages``) shows the "connection lost" line, and its
+        controls are inert."""
+        for page in self.pages if pages is None else pages:
             page.wait_for_selector(LOST, state="visible", timeout=TIMEOUT_MS)
             assert page.evaluate("() => document.body.classList.contains('mg-offline')")
 
@@ -128,6 +133,7 @@ class CutClass:
     def outage(self, seconds: float) -> list[float]:
         """Cut the network for ``seconds``; the seconds from its return until each page
         (teacher, students) is usable."""
+        assert self.relay is not None
         self.relay.cut()
         start = time.monotonic()
         self.wait_lost()
@@ -146,6 +152,22 @@ class CutClass:
         time.sleep(down)
         self.start_server()
         return self.wait_usable(time.monotonic())
+
+    def server_of(self, page: Any) -> str:
+        """The app server behind the school's proxy that holds ``page`` (its cookie)."""
+        return next(cookie["value"] for cookie in page.context.cookies()
+                    if cookie["name"] == "SERVERID")
+
+    def kill_teachers_server(self) -> tuple[list[bool], list[float]]:
+        """In a school: kill the app server that holds the teacher's page (a crash); which
+        pages were on it, and the seconds from the kill until each page is usable (on the
+        other server, for those)."""
+        held = self.server_of(self.teacher)
+        on_it = [self.server_of(page) == held for page in self.pages]
+        self.school.kill_app(int(held.removeprefix("app")) - 1)
+        start = time.monotonic()
+        self.wait_lost([page for page, lost in zip(self.pages, on_it, strict=True) if lost])
+        return on_it, self.wait_usable(start)
 
     def play_a_number(self) -> None:
         """The teacher calls the next number; both students see it and place it."""
@@ -168,7 +190,8 @@ class CutClass:
     def close(self) -> None:
         for context in self.contexts:
             context.close()
-        self.relay.close()
+        if self.relay is not None:
+            self.relay.close()
         if self.server is not None:
             self.server.stop()
 

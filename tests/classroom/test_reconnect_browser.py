@@ -5,10 +5,12 @@ In Chromium, a teacher and two students play through a TCP relay the test cuts
 (``tests/relay.py``, ``reconnect.py``): for 2 s and for 30 s (their kernels live on: the
 pages reconnect without reloading), then the app's server is killed and started again on
 the same SQLite folder (the kernels are gone: the pages reload themselves and come back as
-they were). Nobody reloads a page; each time the pages said "Connection lost" while cut,
-and afterwards the teacher calls a number that both students see and place. The server's
-logs hold no traceback. At the protocol level, 30 students' pages from one address lose
-their connections at once and come back: all served, none "busy", none taken for a flood.
+they were). In a school (PostgreSQL, HAProxy, two app servers: ``school.py``) the server
+of the teacher's page is killed: its pages reload on the other. Nobody reloads a page;
+each time the pages said "Connection lost" while cut, and afterwards the teacher calls a
+number that both students see and place. The server's logs hold no traceback. At the
+protocol level, 30 students' pages from one address lose their connections at once and come
+back: all served, none "busy", none taken for a flood.
 """
 
 from __future__ import annotations
@@ -55,6 +57,32 @@ def test_a_class_comes_back_by_itself_after_outages_and_a_restart(cut_class: Cut
     assert "floods the server" not in logs and "no room" not in logs
     for page in cut_class.pages:
         assert page.mg_errors == []
+
+
+@pytest.mark.browser
+def test_in_a_school_the_pages_of_a_killed_server_come_back_on_the_other(
+        browser: Any, tmp_path: Path) -> None:
+    from tests.classroom.school import School, haproxy_path
+
+    if haproxy_path() is None:
+        pytest.skip("HAProxy is not installed (make haproxy)")
+    school = School(logs=ARTIFACTS)
+    made = None
+    try:
+        made = CutClass(browser, tmp_path, ARTIFACTS / "reconnect-school.log", school=school)
+        made.play_a_number()
+        made.mark_pages()
+        on_it, usable = made.kill_teachers_server()
+        assert made.reloaded() == on_it  # the others never noticed
+        print(f"school, server killed: pages on it {on_it}, usable after {usable}")
+        made.play_a_number()
+        held = {made.server_of(page) for page in made.pages}
+        assert len(held) == 1  # all on the server left
+        assert all(page.mg_errors == [] for page in made.pages)
+    finally:
+        if made is not None:
+            made.close()
+        school.stop()
 
 
 def test_thirty_pages_come_back_at_once(tmp_path: Path) -> None:

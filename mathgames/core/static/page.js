@@ -63,13 +63,15 @@ function followDeviceLanguage(current, spoken) {
 // The connection watcher (ARCHITECTURE.md, "When the connection drops"). The page pings its
 // kernel every 2 s, one ping at a time; no pong for 7 s (30 s while the kernel says it is
 // busy), the kernel's websocket closing, or the device going offline: the page says so and
-// its controls go inactive. Then it asks the server for its kernel, waiting 0.5, 1, 2, 4,
-// then 5 s, each time between half and one and a half of that (a whole class coming back at
-// once neither hammers a server that is starting nor arrives as one): the kernel runs, so
+// its controls go inactive. Then it asks the server for its kernel, waiting 0.5 s, then half
+// as long again each time up to 3 s, each wait between half and one and a half of that (a
+// question to a server that is down costs it nothing; once it answers, each page asks once
+// and reloads at most once, spread, so a whole class neither hammers a server that is
+// starting nor arrives as one): the kernel runs, so
 // the page reconnects its websocket now; the kernel is gone (404; 403: the login too), so
 // the page reloads itself, and its kept pass or game makes it the same page.
 const PING_MS = 2000, SILENCE_MS = 7000, BUSY_SILENCE_MS = 30000;
-const FIRST_TRY_MS = 500, LAST_TRY_MS = 5000, RELOAD_SPREAD_MS = 1500, ALIVE_TRIES = 4;
+const FIRST_TRY_MS = 500, LAST_TRY_MS = 3000, RELOAD_SPREAD_MS = 1500, ALIVE_TRIES = 5;
 
 function pageConfig() {
   const element = document.getElementById("jupyter-config-data");
@@ -94,6 +96,9 @@ function watchConnection(model) {
   let reconnecting = false, reloading = false, madeInert = [];
 
   const ping = () => {
+    // not while the connection is down: the connection would queue it, and hold what it
+    // queued back after it reconnects until its kernel_info_reply, or 3 s
+    if (kernel && kernel.connectionStatus !== "connected") return;
     sent = Date.now();
     try { model.send({ type: "ping" }); } catch (error) { /* no connection: the next tick */ }
   };
@@ -106,7 +111,7 @@ function watchConnection(model) {
   };
   const schedule = () => {
     clearTimeout(timer);
-    timer = setTimeout(probe, jittered(Math.min(LAST_TRY_MS, FIRST_TRY_MS * 2 ** tries)));
+    timer = setTimeout(probe, jittered(Math.min(LAST_TRY_MS, FIRST_TRY_MS * 1.5 ** tries)));
     tries += 1;
   };
   const showLost = () => {
