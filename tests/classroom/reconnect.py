@@ -210,7 +210,7 @@ async def visits_at_once(base: str, path: str, count: int,
 async def reconnect_all(pages: list[PageVisit], timeout: float = 120) -> list[float | None]:
     """Open every page's websocket again (the same session, as a page's kernel connection
     reconnects), all at once; for each the seconds until its kernel answered, or ``None``."""
-    from tornado.httpclient import HTTPRequest
+    from tornado.httpclient import HTTPClientError, HTTPRequest
     from tornado.websocket import websocket_connect
 
     from mathgames.server.wire import V1_PROTOCOL
@@ -227,7 +227,7 @@ async def reconnect_all(pages: list[PageVisit], timeout: float = 120) -> list[fl
             await page.send(message("kernel_info_request", "shell", session=page.session))
             reply = await page.wait_for(lambda m: m.get("msg_type", m.get("header", {}).get(
                 "msg_type")) == "kernel_info_reply", timeout)
-        except (OSError, asyncio.TimeoutError) as error:
+        except (OSError, asyncio.TimeoutError, HTTPClientError) as error:
             page.error = f"{type(error).__name__}: {error}"
             return None
         return time.monotonic() - start if reply is not None else None

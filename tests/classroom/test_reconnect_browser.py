@@ -22,7 +22,7 @@ from typing import Any
 import pytest
 
 from tests.app.test_security import run
-from tests.classroom.reconnect import CutClass, class_comes_back
+from tests.classroom.reconnect import CutClass, class_comes_back, reconnect_all
 from tests.conftest import ARTIFACTS, NOTEBOOKS, Server
 
 pytestmark = [pytest.mark.slow]
@@ -99,6 +99,8 @@ def test_thirty_pages_come_back_at_once(tmp_path: Path) -> None:
         assert [p.error for p, answered in before if answered is None] == []
         assert [(p.status, p.error) for p in again] == [(200, "")] * 30
         assert all(p.widget_count > 0 for p in again)
+        gone = before[0][0]  # a page of the killed server asks for its kernel: 404, quietly
+        assert run(reconnect_all([gone])) == [None] and "404" in gone.error, gone.error
         print(f"30 reconnected in at most {max(t for _, t in before):.1f} s; 30 reloads "
               f"usable in at most {max(p.usable_seconds for p in again):.1f} s")
         logs = log.read_text() + server.log.read_text()
