@@ -54,7 +54,14 @@ def start_server(log: Path, tmp: Path, **options: Any) -> Server:
 
 @pytest.fixture
 def server(tmp_path: Path) -> Iterator[Server]:
-    running = start_server(ARTIFACTS / "kernels-server.log", tmp_path)
+    # A lost page's kernel waits 120 s for its page to come back (a Wi-Fi blip, a phone
+    # asleep: tests/app/test_reaper_grace.py); here 10 s, through Voila's config file, so
+    # that the test of a killed browser stays short.
+    config = tmp_path / "jupyter-config"
+    config.mkdir()
+    (config / "voila.json").write_text('{"AppVoila": {"disconnected_grace": 10}}')
+    running = start_server(ARTIFACTS / "kernels-server.log", tmp_path,
+                           env={"JUPYTER_CONFIG_DIR": str(config)})
     try:
         yield running
     finally:
