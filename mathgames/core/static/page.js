@@ -67,9 +67,9 @@ function followDeviceLanguage(current, spoken) {
 // as long again each time up to 3 s, each wait between half and one and a half of that (a
 // question to a server that is down costs it nothing; once it answers, each page asks once
 // and reloads at most once, spread, so a whole class neither hammers a server that is
-// starting nor arrives as one): the kernel runs, so
-// the page reconnects its websocket now; the kernel is gone (404; 403: the login too), so
-// the page reloads itself, and its kept pass or game makes it the same page.
+// starting nor arrives as one). The kernel runs: the page reconnects its websocket now. The
+// kernel is gone (404; 403: the login too): the page reloads itself, and its kept pass or
+// game makes it the same page.
 const PING_MS = 2000, SILENCE_MS = 7000, BUSY_SILENCE_MS = 30000;
 const FIRST_TRY_MS = 500, LAST_TRY_MS = 3000, RELOAD_SPREAD_MS = 1500, ALIVE_TRIES = 5;
 
@@ -168,8 +168,9 @@ function watchConnection(model) {
     if (status !== "connected") showLost(); else ping();
   };
   const online = () => { if (lost) { tries = 0; schedule(); } };
+  const changes = kernel && kernel.connectionStatusChanged;
   model.on("msg:custom", answered);
-  if (kernel && kernel.connectionStatusChanged) kernel.connectionStatusChanged.connect(statusChanged);
+  if (changes) changes.connect(statusChanged);
   window.addEventListener("offline", showLost);
   window.addEventListener("online", online);
   const beat = setInterval(tick, PING_MS);
@@ -178,7 +179,7 @@ function watchConnection(model) {
     clearInterval(beat);
     clearTimeout(timer);
     model.off("msg:custom", answered);
-    if (kernel && kernel.connectionStatusChanged) kernel.connectionStatusChanged.disconnect(statusChanged);
+    if (changes) changes.disconnect(statusChanged);
     window.removeEventListener("offline", showLost);
     window.removeEventListener("online", online);
     line.remove();
