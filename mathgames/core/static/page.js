@@ -83,7 +83,9 @@ const jittered = (ms) => ms * (0.5 + Math.random());
 function watchConnection(model) {
   const kernel = model.widget_manager && model.widget_manager.kernel;
   const config = pageConfig();
-  const kernelId = (kernel && kernel.id) || config.kernelId;
+  // only a Voila page names its kernel in its configuration: in JupyterLab (which shows its
+  // kernel's state itself, and restarts kernels) and on the static site the watcher is off
+  const kernelId = config.kernelId;
   if (!kernelId || window.mgConnectionWatch) return () => {};
   window.mgConnectionWatch = true;
   const kernelUrl = `${(config.baseUrl || "/").replace(/\/?$/, "/")}api/kernels/${kernelId}`;
