@@ -196,7 +196,9 @@ def test_a_full_server_answers_busy_until_a_page_closes(capped_server: Server,
         pages[1].locator('.mathgames-board [data-cell="b2"]').click()
         pages[1].wait_for_selector('.mathgames-board .mg-number[data-for="b2"]')
 
-        pages[0].close()
+        # closed as a browser closes a tab: its beacon ends its kernel at once (a page that
+        # lost its connection keeps its kernel for its grace: 30 s on a full server)
+        pages[0].close(run_before_unload=True)
         wait_gone(capped_server, kernels[0])
         third.locator("a.mg-button").click()  # "Try again"
         wait_rendered(third, ".mg-start")  # the game page, on its set-up panel

@@ -10,6 +10,7 @@ from typing import Any
 
 from mathgames.server.app import AppVoila
 from mathgames.server.reaper import KernelReaper
+from tests.app.test_security import run
 
 
 class FakeManager:
@@ -60,4 +61,4 @@ def test_a_lost_page_keeps_its_kernel_for_the_grace_and_less_when_crowded(
 
     # a: back after 60 s (reconnected), lost again; b: kept while not crowded, ended at 62 s
     # once the server is crowded; a: ended 120 s after it was lost again
-    assert asyncio.run(scenario()) == [["a", "b"], ["a", "b"], ["a"], []]
+    assert run(scenario()) == [["a", "b"], ["a", "b"], ["a"], []]
