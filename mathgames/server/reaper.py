@@ -30,12 +30,14 @@ def connections(manager: Any, kernel_id: str) -> int:
 class KernelReaper:
     """Ends kernels whose page went away, or never came.
 
-    - A kernel that had a page connected and has had none for ``disconnected_grace``
-      seconds (the page was closed, reloaded, left, or its browser died) is shut down;
-      only ``crowded_disconnected_grace`` seconds after when the server is near its limit.
-      The grace is long enough for a page whose network dropped, or a phone that slept, to
-      reconnect to its kernel when it comes back; a page back after longer finds its
-      kernel gone and reloads itself (``static/page.js``).
+    - A kernel that had a page connected for :attr:`SETTLED` seconds and has had none for
+      ``disconnected_grace`` seconds (the page was closed, reloaded, left, or its browser
+      died) is shut down; only ``crowded_disconnected_grace`` seconds after when the server
+      is near its limit. The grace is long enough for a page whose network dropped, or a
+      phone that slept, to reconnect to its kernel when it comes back; a page back after
+      longer finds its kernel gone and reloads itself (``static/page.js``). A page that
+      dropped its connection sooner (a script that connects and drops, again and again)
+      has :attr:`BRIEF_GRACE`.
     - A kernel whose page was sent (or whose request ended) without its page ever
       connecting (a ``curl``, a link preview, a page abandoned while it loaded) is shut
       down ``unconnected_grace`` seconds after; only ``crowded_grace`` seconds after when
@@ -58,6 +60,10 @@ class KernelReaper:
     #: An address stays a flood this long (s) after its last page that never connected
     #: ended (else a flood whose pages were all ended would start anew at once).
     FLOOD_MEMORY = 60.0
+    #: A page connected this long (s) is one someone uses: its kernel gets the long grace.
+    SETTLED = 10.0
+    #: The grace (s) of a kernel whose page connected and dropped before it was settled.
+    BRIEF_GRACE = 10.0
 
     def __init__(self, app: Voila, disconnected_grace: float, unconnected_grace: float,
                  crowded_grace: float | None = None, per_address: int = 4,
@@ -72,6 +78,10 @@ class KernelReaper:
         self.crowded = crowded or (lambda: False)
         self.was_connected: set[str] = set()
         self.alone_since: dict[str, float] = {}
+        #: since when each kernel has had a page connected (while it has one), and the
+        #: kernels whose page stayed :attr:`SETTLED` seconds
+        self.connected_since: dict[str, float] = {}
+        self.settled: set[str] = set()
         self.ending: set[str] = set()
         self.rendered_at: dict[str, float] = {}
         self.address_of: dict[str, str] = {}
@@ -89,6 +99,7 @@ class KernelReaper:
         """A page connected to this kernel (told by its websocket handler)."""
         self.was_connected.add(kernel_id)
         self.alone_since.pop(kernel_id, None)
+        self.connected_since.setdefault(kernel_id, time.monotonic())
 
     def _manager(self) -> Any:
         return getattr(self.app, "kernel_manager", None)
@@ -156,11 +167,16 @@ class KernelReaper:
             if connections(manager, kernel_id) > 0:
                 self.was_connected.add(kernel_id)
                 self.alone_since.pop(kernel_id, None)
+                if now - self.connected_since.setdefault(kernel_id, now) >= self.SETTLED:
+                    self.settled.add(kernel_id)
                 continue
+            self.connected_since.pop(kernel_id, None)
             since = self.alone_since.setdefault(kernel_id, now)
             if kernel_id in self.was_connected:
-                grace = self.crowded_disconnected_grace if crowded else self.disconnected_grace
-                due = now - since >= grace
+                grace = (self.BRIEF_GRACE if kernel_id not in self.settled
+                         else self.crowded_disconnected_grace if crowded
+                         else self.disconnected_grace)
+                due = now - since >= min(grace, self.disconnected_grace)
             elif kernel_id in self.rendered_at:  # its page was sent, and never connected
                 flooding = unconnected.get(kernel_id) in self.floods
                 grace = self.crowded_grace if crowded or flooding else self.unconnected_grace
@@ -175,6 +191,9 @@ class KernelReaper:
             del self.rendered_at[gone]
             self.address_of.pop(gone, None)
         self.was_connected &= ids
+        self.settled &= ids
+        for gone in set(self.connected_since) - ids:
+            del self.connected_since[gone]
         self.ending &= ids
 
     def evict(self, for_address: str = "") -> bool:

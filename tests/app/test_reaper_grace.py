@@ -1,6 +1,6 @@
 """How long the reaper keeps the kernel of a page that lost its connection (issue 64): long
 enough for a Wi-Fi blip or a phone that slept to reconnect, shorter when the server is
-crowded; a page that never connected keeps its own rules."""
+crowded, and short for a page that connected and dropped at once (a script)."""
 
 from __future__ import annotations
 
@@ -41,16 +41,24 @@ def test_a_lost_page_keeps_its_kernel_for_the_grace_and_less_when_crowded(
     monkeypatch.setattr("mathgames.server.reaper.time.monotonic", lambda: clock[0])
 
     async def scenario() -> list[list[str]]:
-        manager = FakeManager(["a", "b"])
+        manager = FakeManager(["a", "b", "c"])
         crowded = [False]
         reaper = KernelReaper(FakeApp(manager), 120, 300, 20, crowded=lambda: crowded[0],
                               crowded_disconnected_grace=30)
         seen = []
-        for kernel_id in ("a", "b"):
+        for kernel_id in ("a", "b", "c"):
             reaper.rendered(kernel_id, "10.0.0.1")
             reaper.connected(kernel_id)
-        reaper.tick()  # both lose their connections now
-        for step, crowd in ((29, False), (31, False), (31, True), (200, False)):
+        manager._kernel_connections.update(a=1, b=1)
+        clock[0] += 10
+        reaper.tick()  # a and b were used for 10 s; c connected and dropped at once
+        manager._kernel_connections.clear()
+        reaper.tick()  # all lose their connections now
+        clock[0] += 11
+        reaper.tick()
+        await asyncio.sleep(0)
+        seen.append(manager.list_kernel_ids())  # c: the brief grace
+        for step, crowd in ((18, False), (31, False), (31, True), (200, False)):
             clock[0] += step
             crowded[0] = crowd
             manager._kernel_connections["a"] = 1 if step == 31 and not crowd else 0
@@ -59,6 +67,6 @@ def test_a_lost_page_keeps_its_kernel_for_the_grace_and_less_when_crowded(
             seen.append(manager.list_kernel_ids())
         return seen
 
-    # a: back after 60 s (reconnected), lost again; b: kept while not crowded, ended at 62 s
-    # once the server is crowded; a: ended 120 s after it was lost again
-    assert run(scenario()) == [["a", "b"], ["a", "b"], ["a"], []]
+    # c: ended after 10 s; a: back after 60 s (reconnected), lost again; b: kept while not
+    # crowded, ended at 91 s once the server is crowded; a: ended 120 s after it was lost again
+    assert run(scenario()) == [["a", "b"], ["a", "b"], ["a", "b"], ["a"], []]
