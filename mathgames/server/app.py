@@ -16,7 +16,7 @@ kernel) with these changes:
   refused (voila-dashboards/voila#1458) and the kernel of a closed page lives on.
 - The reaper ends the kernel of a page that disconnected and did not
   come back within ``disconnected_grace`` (120 s; ``crowded_disconnected_grace``, 30 s,
-  near the cap; 10 s for a page connected less than 10 s; a killed browser sends no
+  near the cap; 10 s for a page that sent nothing in its first 3 s; a killed browser sends no
   beacon), and the kernel of a page that never
   connected (a ``curl``, a link preview, a page abandoned while it loaded): after
   ``unconnected_grace`` (300 s), or ``crowded_grace`` (20 s) once the server is near its

@@ -30,14 +30,15 @@ def connections(manager: Any, kernel_id: str) -> int:
 class KernelReaper:
     """Ends kernels whose page went away, or never came.
 
-    - A kernel that had a page connected for :attr:`SETTLED` seconds and has had none for
+    - A kernel whose page sent it a message, or stayed connected for :attr:`SETTLED`
+      seconds (told at the latest at the first tick after it left), and has had none for
       ``disconnected_grace`` seconds (the page was closed, reloaded, left, or its browser
       died) is shut down; only ``crowded_disconnected_grace`` seconds after when the server
       is near its limit. The grace is long enough for a page whose network dropped, or a
       phone that slept, to reconnect to its kernel when it comes back; a page back after
       longer finds its kernel gone and reloads itself (``static/page.js``). A page that
-      dropped its connection sooner (a script that connects and drops, again and again)
-      has :attr:`BRIEF_GRACE`.
+      dropped its connection sooner, having sent nothing (a script that connects and
+      drops, again and again), has :attr:`BRIEF_GRACE`.
     - A kernel whose page was sent (or whose request ended) without its page ever
       connecting (a ``curl``, a link preview, a page abandoned while it loaded) is shut
       down ``unconnected_grace`` seconds after; only ``crowded_grace`` seconds after when
@@ -61,7 +62,7 @@ class KernelReaper:
     #: ended (else a flood whose pages were all ended would start anew at once).
     FLOOD_MEMORY = 60.0
     #: A page connected this long (s) is one someone uses: its kernel gets the long grace.
-    SETTLED = 10.0
+    SETTLED = 3.0
     #: The grace (s) of a kernel whose page connected and dropped before it was settled.
     BRIEF_GRACE = 10.0
 
@@ -100,6 +101,11 @@ class KernelReaper:
         self.was_connected.add(kernel_id)
         self.alone_since.pop(kernel_id, None)
         self.connected_since.setdefault(kernel_id, time.monotonic())
+
+    def used(self, kernel_id: str) -> None:
+        """A page sent its kernel a message (told by its websocket handler): someone uses it,
+        and its kernel gets the long grace when its connection drops."""
+        self.settled.add(kernel_id)
 
     def _manager(self) -> Any:
         return getattr(self.app, "kernel_manager", None)
@@ -164,12 +170,16 @@ class KernelReaper:
         unconnected = self._note_floods(manager, now)
         crowded = self.crowded()
         for kernel_id in ids - self.ending:
+            connected_for = now - self.connected_since.get(kernel_id, now)
             if connections(manager, kernel_id) > 0:
                 self.was_connected.add(kernel_id)
                 self.alone_since.pop(kernel_id, None)
-                if now - self.connected_since.setdefault(kernel_id, now) >= self.SETTLED:
+                self.connected_since.setdefault(kernel_id, now)
+                if connected_for >= self.SETTLED:
                     self.settled.add(kernel_id)
                 continue
+            if connected_for >= self.SETTLED:  # it left since the last tick, after a while
+                self.settled.add(kernel_id)
             self.connected_since.pop(kernel_id, None)
             since = self.alone_since.setdefault(kernel_id, now)
             if kernel_id in self.was_connected:

@@ -41,20 +41,23 @@ def test_a_lost_page_keeps_its_kernel_for_the_grace_and_less_when_crowded(
     monkeypatch.setattr("mathgames.server.reaper.time.monotonic", lambda: clock[0])
 
     async def scenario() -> list[list[str]]:
-        manager = FakeManager(["a", "b", "c"])
+        manager = FakeManager(["a", "b", "c", "d"])
         crowded = [False]
         reaper = KernelReaper(FakeApp(manager), 120, 300, 20, crowded=lambda: crowded[0],
                               crowded_disconnected_grace=30)
         seen = []
-        for kernel_id in ("a", "b", "c"):
+        for kernel_id in ("a", "b", "c", "d"):
             reaper.rendered(kernel_id, "10.0.0.1")
             reaper.connected(kernel_id)
+        reaper.used("d")  # d's page sent a message and dropped at once: someone used it
         manager._kernel_connections.update(a=1, b=1)
-        clock[0] += 10
-        reaper.tick()  # a and b were used for 10 s; c connected and dropped at once
+        reaper.tick()  # c connected and dropped at once
+        clock[0] += 2
+        reaper.tick()
+        clock[0] += 2  # a and b were used for 4 s, and left since the last tick
         manager._kernel_connections.clear()
-        reaper.tick()  # all lose their connections now
-        clock[0] += 11
+        reaper.tick()
+        clock[0] += 9
         reaper.tick()
         await asyncio.sleep(0)
         seen.append(manager.list_kernel_ids())  # c: the brief grace
@@ -67,6 +70,10 @@ def test_a_lost_page_keeps_its_kernel_for_the_grace_and_less_when_crowded(
             seen.append(manager.list_kernel_ids())
         return seen
 
-    # c: ended after 10 s; a: back after 60 s (reconnected), lost again; b: kept while not
-    # crowded, ended at 91 s once the server is crowded; a: ended 120 s after it was lost again
-    assert run(scenario()) == [["a", "b"], ["a", "b"], ["a", "b"], ["a"], []]
+    # c: ended after 10 s (d, used, lives on); a: back after 60 s (reconnected), lost
+    # again; b and d: kept while not crowded, ended once the server is crowded; a: ended
+    # 120 s after it was lost again
+    seen = run(scenario())
+    assert [[k for k in ids if k != "d"] for ids in seen] == [["a", "b"], ["a", "b"],
+                                                              ["a", "b"], ["a"], []]
+    assert [("d" in ids) for ids in seen] == [True, True, True, False, False]
