@@ -241,14 +241,27 @@ class PageHelper(anywidget.AnyWidget):
     the page's: a class's join address carries no language, and each student's page
     follows their own device.
 
+    It also watches the page's connection to its kernel: the browser sends a ``ping``
+    every few seconds and this widget answers ``pong``. When the answers stop (or the
+    kernel's websocket closes, or the device goes offline), the page says
+    :attr:`texts` ``["lost"]`` and its controls go inactive; when the server answers again
+    the page reconnects to its kernel if it still runs, and reloads itself if it is gone
+    (ARCHITECTURE.md, "When the connection drops"). Anything else the browser sends is
+    ignored.
+
     >>> sorted(PageHelper().labels)
     ['pause', 'play', 'repeat', 'stop', 'value']
     >>> PageHelper().languages
     ['en', 'pl', 'cs', 'ru']
+    >>> helper = PageHelper()
+    >>> helper.answer_ping(helper, {"type": "ping"}, []), helper.answer_ping(helper, "x", [])
+    (True, False)
     """
 
     _esm = STATIC / "page.js"
+    _css = STATIC / "page.css"
     labels = traitlets.Dict().tag(sync=True)
+    texts = traitlets.Dict().tag(sync=True)
     language = traitlets.Unicode("en").tag(sync=True)
     languages = traitlets.List(traitlets.Unicode()).tag(sync=True)
 
@@ -259,6 +272,15 @@ class PageHelper(anywidget.AnyWidget):
         self.language, self.languages = get_language(), list(LANGUAGES)
         self.labels = {"play": _("Play"), "pause": _("Pause"), "stop": _("Stop"),
                        "repeat": _("Repeat"), "value": _("Value")}
+        self.texts = {"lost": _("Connection lost: reconnecting…")}
+        self.on_msg(self.answer_ping)
+
+    def answer_ping(self, _widget: Any, content: Any, _buffers: Any) -> bool:
+        """Answer the browser's ``ping`` with a ``pong``; whether it was one."""
+        if not (isinstance(content, dict) and content.get("type") == "ping"):
+            return False
+        self.send({"type": "pong"})
+        return True
 
 
 class EnterSubmits(anywidget.AnyWidget):

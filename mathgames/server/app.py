@@ -15,7 +15,9 @@ kernel) with these changes:
   /voila/api/shutdown/<kernel>``) must send back: without it the beacon is
   refused (voila-dashboards/voila#1458) and the kernel of a closed page lives on.
 - The reaper ends the kernel of a page that disconnected and did not
-  come back (a killed browser sends no beacon), and the kernel of a page that never
+  come back within ``disconnected_grace`` (120 s; ``crowded_disconnected_grace``, 30 s,
+  near the cap; 10 s for a page that sent nothing in its first 3 s; a killed browser sends no
+  beacon), and the kernel of a page that never
   connected (a ``curl``, a link preview, a page abandoned while it loaded): after
   ``unconnected_grace`` (300 s), or ``crowded_grace`` (20 s) once the server is near its
   cap or the device's address floods it (holds more than ``unconnected_per_address``
@@ -97,8 +99,13 @@ class AppVoila(Voila):
 
     name = "mathgames"
     max_kernels = Int(0, config=True, help="At most this many kernels (0: no cap).")
-    disconnected_grace = Float(10.0, config=True,
+    # a page whose network dropped, or a phone that slept, reconnects to its kernel within
+    # this; a page that comes back later reloads itself (README "When the network drops")
+    disconnected_grace = Float(120.0, config=True,
                                help="End a kernel this many seconds after its page left.")
+    crowded_disconnected_grace = Float(30.0, config=True,
+                                       help="... only this long when the server is near its "
+                                            "limit.")
     # as long as a page's websocket waits for its kernel (serve.py, kernel_info_timeout): with
     # 30 pages loading on a busy 2-core machine, a page may take over a minute to connect;
     # a flood or a full server gets crowded_grace instead
@@ -135,7 +142,8 @@ class AppVoila(Voila):
         super().initialize(argv)
         self.renders = RenderLedger()
         self.reaper = KernelReaper(self, self.disconnected_grace, self.unconnected_grace,
-                                   self.crowded_grace, self.unconnected_per_address)
+                                   self.crowded_grace, self.unconnected_per_address,
+                                   crowded_disconnected_grace=self.crowded_disconnected_grace)
         per_page = page_mib(self.fork_kernels and fork_supported())
         self.door = Door(Admission(self.max_kernels, per_page_mib=per_page), self.reaper,
                          running=lambda: len(self.kernel_manager.list_kernel_ids()),

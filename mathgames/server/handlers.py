@@ -91,6 +91,23 @@ class AppKernelWebsocketHandler(VoilaKernelWebsocketHandler):
             reaper.connected(kernel_id)
         await super().open(kernel_id)
 
+    def on_message(self, ws_message: Any) -> Any:
+        """A message from the page: the first tells the reaper that a page uses the kernel
+        (a script that connects and drops sends none)."""
+        reaper = self.settings.get("mathgames_reaper")
+        if reaper is not None and not getattr(self, "_mathgames_used", False):
+            self._mathgames_used = True
+            reaper.used(self.kernel_id)
+        return super().on_message(ws_message)
+
+    def write_error(self, status_code: int, **kwargs: Any) -> None:
+        """A refused websocket (a page whose kernel is gone, say): the status and its reason
+        in plain text, and no traceback in the log. jupyter_server's own error page uses
+        ``static_url``, which fails without the ``static_path`` setting that the app's server
+        does not have ("Uncaught exception in write_error", for every try of a lost page)."""
+        self.set_header("Content-Type", "text/plain; charset=utf-8")
+        self.finish(f"{status_code} {self._reason}\n")
+
     def write_message(self, message: Any, binary: bool = False) -> Any:
         header = message_header(message, v1=self.selected_subprotocol == V1_PROTOCOL)
         if header and header.get("msg_type") == "execute_input":

@@ -30,8 +30,15 @@ def connections(manager: Any, kernel_id: str) -> int:
 class KernelReaper:
     """Ends kernels whose page went away, or never came.
 
-    - A kernel that had a page connected and has had none for ``disconnected_grace``
-      seconds (the page was closed, reloaded, left, or its browser died) is shut down.
+    - A kernel whose page sent it a message, or stayed connected for :attr:`SETTLED`
+      seconds (told at the latest at the first tick after it left), and has had none for
+      ``disconnected_grace`` seconds (the page was closed, reloaded, left, or its browser
+      died) is shut down; only ``crowded_disconnected_grace`` seconds after when the server
+      is near its limit. The grace is long enough for a page whose network dropped, or a
+      phone that slept, to reconnect to its kernel when it comes back; a page back after
+      longer finds its kernel gone and reloads itself (``static/page.js``). A page that
+      dropped its connection sooner, having sent nothing (a script that connects and
+      drops, again and again), has :attr:`BRIEF_GRACE`.
     - A kernel whose page was sent (or whose request ended) without its page ever
       connecting (a ``curl``, a link preview, a page abandoned while it loaded) is shut
       down ``unconnected_grace`` seconds after; only ``crowded_grace`` seconds after when
@@ -54,18 +61,28 @@ class KernelReaper:
     #: An address stays a flood this long (s) after its last page that never connected
     #: ended (else a flood whose pages were all ended would start anew at once).
     FLOOD_MEMORY = 60.0
+    #: A page connected this long (s) is one someone uses: its kernel gets the long grace.
+    SETTLED = 3.0
+    #: The grace (s) of a kernel whose page connected and dropped before it was settled.
+    BRIEF_GRACE = 10.0
 
     def __init__(self, app: Voila, disconnected_grace: float, unconnected_grace: float,
                  crowded_grace: float | None = None, per_address: int = 4,
-                 crowded: Any = None) -> None:
+                 crowded: Any = None, crowded_disconnected_grace: float | None = None) -> None:
         self.app = app
         self.disconnected_grace = disconnected_grace
+        self.crowded_disconnected_grace = (disconnected_grace if crowded_disconnected_grace
+                                           is None else crowded_disconnected_grace)
         self.unconnected_grace = unconnected_grace
         self.crowded_grace = unconnected_grace if crowded_grace is None else crowded_grace
         self.per_address = per_address
         self.crowded = crowded or (lambda: False)
         self.was_connected: set[str] = set()
         self.alone_since: dict[str, float] = {}
+        #: since when each kernel has had a page connected (while it has one), and the
+        #: kernels whose page stayed :attr:`SETTLED` seconds
+        self.connected_since: dict[str, float] = {}
+        self.settled: set[str] = set()
         self.ending: set[str] = set()
         self.rendered_at: dict[str, float] = {}
         self.address_of: dict[str, str] = {}
@@ -83,6 +100,12 @@ class KernelReaper:
         """A page connected to this kernel (told by its websocket handler)."""
         self.was_connected.add(kernel_id)
         self.alone_since.pop(kernel_id, None)
+        self.connected_since.setdefault(kernel_id, time.monotonic())
+
+    def used(self, kernel_id: str) -> None:
+        """A page sent its kernel a message (told by its websocket handler): someone uses it,
+        and its kernel gets the long grace when its connection drops."""
+        self.settled.add(kernel_id)
 
     def _manager(self) -> Any:
         return getattr(self.app, "kernel_manager", None)
@@ -147,13 +170,23 @@ class KernelReaper:
         unconnected = self._note_floods(manager, now)
         crowded = self.crowded()
         for kernel_id in ids - self.ending:
+            connected_for = now - self.connected_since.get(kernel_id, now)
             if connections(manager, kernel_id) > 0:
                 self.was_connected.add(kernel_id)
                 self.alone_since.pop(kernel_id, None)
+                self.connected_since.setdefault(kernel_id, now)
+                if connected_for >= self.SETTLED:
+                    self.settled.add(kernel_id)
                 continue
+            if connected_for >= self.SETTLED:  # it left since the last tick, after a while
+                self.settled.add(kernel_id)
+            self.connected_since.pop(kernel_id, None)
             since = self.alone_since.setdefault(kernel_id, now)
             if kernel_id in self.was_connected:
-                due = now - since >= self.disconnected_grace
+                grace = (self.BRIEF_GRACE if kernel_id not in self.settled
+                         else self.crowded_disconnected_grace if crowded
+                         else self.disconnected_grace)
+                due = now - since >= min(grace, self.disconnected_grace)
             elif kernel_id in self.rendered_at:  # its page was sent, and never connected
                 flooding = unconnected.get(kernel_id) in self.floods
                 grace = self.crowded_grace if crowded or flooding else self.unconnected_grace
@@ -168,6 +201,9 @@ class KernelReaper:
             del self.rendered_at[gone]
             self.address_of.pop(gone, None)
         self.was_connected &= ids
+        self.settled &= ids
+        for gone in set(self.connected_since) - ids:
+            del self.connected_since[gone]
         self.ending &= ids
 
     def evict(self, for_address: str = "") -> bool:

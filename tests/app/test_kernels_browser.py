@@ -54,7 +54,14 @@ def start_server(log: Path, tmp: Path, **options: Any) -> Server:
 
 @pytest.fixture
 def server(tmp_path: Path) -> Iterator[Server]:
-    running = start_server(ARTIFACTS / "kernels-server.log", tmp_path)
+    # A lost page's kernel waits 120 s for its page to come back (a Wi-Fi blip, a phone
+    # asleep: tests/app/test_reaper_grace.py); here 10 s, through Voila's config file, so
+    # that the test of a killed browser stays short.
+    config = tmp_path / "jupyter-config"
+    config.mkdir()
+    (config / "voila.json").write_text('{"AppVoila": {"disconnected_grace": 10}}')
+    running = start_server(ARTIFACTS / "kernels-server.log", tmp_path,
+                           env={"JUPYTER_CONFIG_DIR": str(config)})
     try:
         yield running
     finally:
@@ -189,7 +196,9 @@ def test_a_full_server_answers_busy_until_a_page_closes(capped_server: Server,
         pages[1].locator('.mathgames-board [data-cell="b2"]').click()
         pages[1].wait_for_selector('.mathgames-board .mg-number[data-for="b2"]')
 
-        pages[0].close()
+        # closed as a browser closes a tab: its beacon ends its kernel at once (a page that
+        # lost its connection keeps its kernel for its grace: 30 s on a full server)
+        pages[0].close(run_before_unload=True)
         wait_gone(capped_server, kernels[0])
         third.locator("a.mg-button").click()  # "Try again"
         wait_rendered(third, ".mg-start")  # the game page, on its set-up panel
