@@ -9,17 +9,19 @@ from __future__ import annotations
 
 import pytest
 
+from tests.lessons.conftest import answer_up_to
+
 pytestmark = pytest.mark.browser
 
 
 def ask_for_the_answer(page, key: str) -> None:
-    """The class skips a guess: the cells answering prediction ``key`` appear."""
-    page.locator(f".mg-lesson-predict-{key} button.mg-lesson-show").click()
-    page.locator(f".celltag_answer-{key}").first.wait_for(state="visible")
+    """The class skips the guesses up to ``key``: the cells answering it appear."""
+    answer_up_to(page, key)
 
 
 def test_triomino_lesson_slider_changes_the_exact_probability(notebook_page):
-    page = notebook_page("explore/triomino_combinatorics.ipynb", wait_for=".mg-lesson-edges")
+    page = notebook_page("explore/triomino_combinatorics.ipynb", wait_for=".mg-lesson-predict")
+    ask_for_the_answer(page, "triple")
     readout = page.locator(".mg-lesson-readout").first
     assert "9796/9911" in readout.inner_text()  # 4 players, the default
     page.locator(".mg-lesson-players .noUi-handle").first.focus()
@@ -160,6 +162,7 @@ def test_a_lesson_links_to_its_game_and_the_game_back_to_the_lesson(notebook_pag
 def test_the_teacher_calls_a_round_and_a_student_runs_a_simulation(notebook_page):
     page = notebook_page("explore/matematiko_probabilities.ipynb", wait_for=".mg-lesson-call")
     page.locator("button.mg-lesson-call").click()
+    ask_for_the_answer(page, "expectation")   # the line simulation follows that question
     page.locator(".mg-lesson-calls").filter(has_text="Call 1 of 25").wait_for()
     simulation = page.locator(".mg-lesson-simulation").first
     trials = simulation.locator(".mg-lesson-trials input")
