@@ -57,8 +57,10 @@ __all__ = [
     "lesson_link",
     "lesson_steps",
     "localise_axes",
+    "math_text",
     "number",
     "parse_numbers",
+    "percent",
     "reveal",
     "series",
     "show_everything",
@@ -185,6 +187,54 @@ def _percent(value: float) -> str:
     from babel.numbers import format_percent
 
     return format_percent(value, locale=_locale())
+
+
+def percent(value: Real, digits: int = 1) -> str:
+    """A share as a percentage with ``digits`` decimals, in CLDR's form for the page's
+    language (the same form as the charts' axes: Polish "91,5%", Czech and Russian with a
+    no-break space, "91,5\xa0%").
+
+    >>> percent(Fraction(7565, 8268))
+    '91.5%'
+    >>> from mathgames.core.i18n import set_language
+    >>> previous = set_language("pl")
+    >>> percent(Fraction(7565, 8268)), percent(0.2, 0)
+    ('91,5%', '20%')
+    >>> _ = set_language("ru"); percent(Fraction(7565, 8268))
+    '91,5\xa0%'
+    >>> _ = set_language(previous)
+    """
+    import re
+
+    from babel import Locale
+    from babel.numbers import format_percent
+
+    pattern = Locale.parse(_locale()).percent_formats[None].pattern   # "#,##0\xa0%"
+    if digits:
+        pattern = re.sub(r"0(?=[^0#]*%)", "0." + "0" * digits, pattern, count=1)
+    return format_percent(float(value), format=pattern, locale=_locale())
+
+
+def math_text(expression: Any) -> str:
+    """A formula (a sympy expression, or its text) written as mathematics, not as Python:
+    powers as superscripts, products by juxtaposition or a centred dot, a true minus sign.
+
+    >>> import sympy as sp
+    >>> n = sp.Symbol("n")
+    >>> math_text(n * (n + 1) / 2), math_text(3 * n**2 - 3 * n + 1)
+    ('n(n + 1)/2', '3n² − 3n + 1')
+    >>> math_text("2*3")
+    '2 · 3'
+    """
+    import re
+
+    superscripts = str.maketrans("0123456789", "⁰¹²³⁴⁵⁶⁷⁸⁹")
+    text = str(expression)
+    text = re.sub(r"\*\*(\d+)", lambda m: m.group(1).translate(superscripts), text)
+    text = re.sub(r"(\d)\*(?=[A-Za-z(])", r"\1", text)       # 3*n -> 3n
+    text = re.sub(r"([A-Za-z)⁰¹²³⁴⁵⁶⁷⁸⁹])\*(?=\()", r"\1", text)   # n*(n + 1) -> n(n + 1)
+    text = text.replace("*", " · ")
+    return re.sub(r"(?<=\s)-(?=\s)", "−", text).replace("(-", "(−")
 
 
 def localise_axes(figure: Any, steps: int = 5) -> Any:
@@ -707,6 +757,14 @@ def worksheet_html(notebook: Path) -> str:
             f"<style>{_WORKSHEET_STYLE}</style></head><body>{''.join(parts)}</body></html>")
 
 
+#: A printer, drawn inline (an emoji is an empty box where no emoji font is installed).
+PRINTER_ICON = ('<svg width="18" height="18" viewBox="0 0 24 24" aria-hidden="true" '
+                'style="vertical-align:-3px" fill="none" stroke="currentColor" '
+                'stroke-width="2" stroke-linejoin="round"><path d="M6 9V3h12v6"/>'
+                '<rect x="3" y="9" width="18" height="8" rx="2"/><path d="M6 14h12v7H6z"/>'
+                "</svg>")
+
+
 def worksheet_link(lesson: str, where: Path | None = None) -> w.HTML:
     """A link that downloads the lesson's printable worksheet (open it, then print it).
 
@@ -721,7 +779,7 @@ def worksheet_link(lesson: str, where: Path | None = None) -> w.HTML:
         page.encode("utf-8")).decode("ascii")
     name = f"{lesson}-{get_language()}-worksheet.html"
     text = _("A worksheet to print: the questions, with space to answer")
-    box = w.HTML(f'<p style="font-size:15px">🖨 <a href="{address}" download="{name}" '
+    box = w.HTML(f'<p style="font-size:15px">{PRINTER_ICON} <a href="{address}" download="{name}" '
                  f'class="mg-lesson-worksheet">{html.escape(text)}</a></p>')
     box.add_class("mg-lesson-worksheet-link")
     return box
