@@ -42,6 +42,7 @@ import ipywidgets as w
 from mathgames.core.errors import shorten
 from mathgames.core.i18n import get_language, translator
 from mathgames.core.ui_widget import EnterSubmits
+from mathgames.lessons.steps import HIDE, READY_CLASS, LessonSteps, show_everything, steps_bar
 
 __all__ = [
     "InputError",
@@ -54,11 +55,15 @@ __all__ = [
     "hold_answers",
     "lesson_data",
     "lesson_link",
+    "lesson_steps",
     "localise_axes",
+    "math_text",
     "number",
     "parse_numbers",
+    "percent",
     "reveal",
     "series",
+    "show_everything",
     "teacher_link",
     "worksheet_html",
     "worksheet_link",
@@ -182,6 +187,54 @@ def _percent(value: float) -> str:
     from babel.numbers import format_percent
 
     return format_percent(value, locale=_locale())
+
+
+def percent(value: Real, digits: int = 1) -> str:
+    """A share as a percentage with ``digits`` decimals, in CLDR's form for the page's
+    language (the same form as the charts' axes: Polish "91,5%", Czech and Russian with a
+    no-break space, "91,5\xa0%").
+
+    >>> percent(Fraction(7565, 8268))
+    '91.5%'
+    >>> from mathgames.core.i18n import set_language
+    >>> previous = set_language("pl")
+    >>> percent(Fraction(7565, 8268)), percent(0.2, 0)
+    ('91,5%', '20%')
+    >>> _ = set_language("ru"); percent(Fraction(7565, 8268))
+    '91,5\xa0%'
+    >>> _ = set_language(previous)
+    """
+    import re
+
+    from babel import Locale
+    from babel.numbers import format_percent
+
+    pattern = Locale.parse(_locale()).percent_formats[None].pattern   # "#,##0\xa0%"
+    if digits:
+        pattern = re.sub(r"0(?=[^0#]*%)", "0." + "0" * digits, pattern, count=1)
+    return format_percent(float(value), format=pattern, locale=_locale())
+
+
+def math_text(expression: Any) -> str:
+    """A formula (a sympy expression, or its text) written as mathematics, not as Python:
+    powers as superscripts, products by juxtaposition or a centred dot, a true minus sign.
+
+    >>> import sympy as sp
+    >>> n = sp.Symbol("n")
+    >>> math_text(n * (n + 1) / 2), math_text(3 * n**2 - 3 * n + 1)
+    ('n(n + 1)/2', '3n² − 3n + 1')
+    >>> math_text("2*3")
+    '2 · 3'
+    """
+    import re
+
+    superscripts = str.maketrans("0123456789", "⁰¹²³⁴⁵⁶⁷⁸⁹")
+    text = str(expression)
+    text = re.sub(r"\*\*(\d+)", lambda m: m.group(1).translate(superscripts), text)
+    text = re.sub(r"(\d)\*(?=[A-Za-z(])", r"\1", text)       # 3*n -> 3n
+    text = re.sub(r"([A-Za-z)⁰¹²³⁴⁵⁶⁷⁸⁹])\*(?=\()", r"\1", text)   # n*(n + 1) -> n(n + 1)
+    text = text.replace("*", " · ")
+    return re.sub(r"(?<=\s)-(?=\s)", "−", text).replace("(-", "(−")
 
 
 def localise_axes(figure: Any, steps: int = 5) -> Any:
@@ -310,30 +363,55 @@ def reveal(answer_html: str, label: str | None = None) -> w.VBox:
 #: The tag prefix of the notebook cells that answer a prediction: ``answer-<key>``.
 ANSWER_TAG = "answer-"
 
+#: The lesson steps of the page (one lesson per kernel), which the questions report to.
+_STEPS: LessonSteps | None = None
+
 
 def hold_answers() -> Any:
-    """The page rule that hides every cell tagged ``answer-<key>`` until its question is asked.
+    """The page rule that hides every cell tagged ``answer-<key>`` while the page loads.
 
     Voilà writes a cell's tags into its class (``celltag_answer-count``), so one style sheet,
-    drawn once near the top of a lesson (before the first answer), hides the answers while the
-    page loads; a :class:`Predict` with ``reveals="count"`` shows the cells tagged
-    ``answer-count`` once the class has guessed or asked for the answer. In JupyterLab, where
-    a student runs the cells one by one, nothing is hidden.
+    drawn once near the top of a lesson (before the first answer), hides every part that
+    waits for a question until :func:`lesson_steps` has decided what the class has reached;
+    without the steps, a :class:`Predict` with ``reveals="count"`` shows the cells tagged
+    ``answer-count`` once the class has guessed or asked for the answer. In JupyterLab,
+    where a student runs the cells one by one, nothing is hidden.
 
     >>> "celltag_answer-" in hold_answers().data
     True
     """
     from IPython.display import HTML
 
-    return HTML(f'<style>[class*="celltag_{ANSWER_TAG}"] {{display: none;}}</style>')
+    return HTML(f'<style>body:not(.{READY_CLASS}) [class*="celltag_{ANSWER_TAG}"] '
+                f"{{{HIDE}}}</style>")
+
+
+def lesson_steps(lesson: str, keys: Sequence[str] | None = None) -> w.VBox:
+    """The lesson unfolds in steps: draw this once, near the top (in the links cell).
+
+    Each cell tagged ``answer-<key>`` waits until the :class:`Predict` with ``reveals=key``
+    is answered; the browser remembers the answered questions across a reload, and the
+    teacher's page's "Show everything" (:func:`show_everything`) opens the whole lesson.
+    See :mod:`mathgames.lessons.steps`.
+
+    >>> bar = lesson_steps("explore/demo.ipynb", keys=["count"])
+    >>> question = Predict("How many?", 56, reveals="count")
+    >>> question.show(); question.steps.done
+    {'count': ''}
+    >>> import mathgames.lessons.kit as kit; kit._STEPS = None   # no lesson on this page
+    """
+    global _STEPS
+    _STEPS = LessonSteps(lesson, keys=keys)
+    return steps_bar(_STEPS)
 
 
 def _show_cells(key: str) -> str:
-    """The style that shows the cells tagged ``answer-<key>`` (empty without a key)."""
+    """The style that shows the cells tagged ``answer-<key>`` (empty without a key), for a
+    page without :func:`lesson_steps`."""
     if not key:
         return ""
-    return (f"<style>.celltag_{ANSWER_TAG}{html.escape(key)} "
-            "{display: block !important;}</style>")
+    return (f"<style>.celltag_{ANSWER_TAG}{html.escape(key)} {{visibility: visible "
+            "!important; height: auto !important; overflow: visible !important;}</style>")
 
 
 class Predict(w.VBox):
@@ -397,6 +475,9 @@ class Predict(w.VBox):
         self.add_class("mg-lesson-predict")
         if reveals:
             self.add_class(f"mg-lesson-predict-{reveals}")
+        self.steps = _STEPS
+        if self.steps is not None:
+            self.steps.register(self)
 
     def check(self) -> None:
         """Record the guess in the box and show it beside the answer."""
@@ -414,18 +495,46 @@ class Predict(w.VBox):
         self.guesses.append(guess)
         text = _("Your guess: {guess}. The answer: {answer}.").format(
             guess=html.escape(shorten(guess)), answer=html.escape(str(self.answer_text)))
-        self._answer(text)
+        self._answer(text, guess)
 
     def show(self) -> None:
         """Show the answer without a guess (the class decided not to guess)."""
         self._answer(_("The answer: {answer}.").format(
             answer=html.escape(str(self.answer_text))))
 
-    def _answer(self, text: str) -> None:
+    def restore(self, guess: str) -> None:
+        """Answer again what the class answered before the page was reloaded.
+
+        >>> question = Predict("How many tiles?", 56)
+        >>> question.restore("50"); "Your guess: 50" in question.result.value
+        True
+        """
+        if guess:
+            self.guess_box.value = guess if not isinstance(self.guess_box, w.Dropdown) or (
+                guess in self.guess_box.options) else ""
+            self.guesses.append(guess)
+            self._answer(_("Your guess: {guess}. The answer: {answer}.").format(
+                guess=html.escape(shorten(guess)), answer=html.escape(str(self.answer_text))),
+                guess)
+        else:
+            self.show()
+
+    def reset(self) -> None:
+        """Ask the question afresh (the lesson starts again)."""
+        self.shown = False
+        self.guesses = []
+        self.remove_class("mg-lesson-answered")
+        self.result.value = ""
+        self.guess_box.value = ""
+
+    def _answer(self, text: str, guess: str = "") -> None:
         self.shown = True
         self.add_class("mg-lesson-answered")
         self.result.value = (_p(text) + (f'<p style="font-size:17px">{self.explain}</p>'
-                                         if self.explain else "") + _show_cells(self.reveals))
+                                         if self.explain else "") + (
+            "" if self.steps is not None else _show_cells(self.reveals)))
+        if self.steps is not None:
+            self.steps.answered(self.reveals, guess)
 
 
 def _p(text: str, error: bool = False) -> str:
@@ -648,6 +757,14 @@ def worksheet_html(notebook: Path) -> str:
             f"<style>{_WORKSHEET_STYLE}</style></head><body>{''.join(parts)}</body></html>")
 
 
+#: A printer, drawn inline (an emoji is an empty box where no emoji font is installed).
+PRINTER_ICON = ('<svg width="18" height="18" viewBox="0 0 24 24" aria-hidden="true" '
+                'style="vertical-align:-3px" fill="none" stroke="currentColor" '
+                'stroke-width="2" stroke-linejoin="round"><path d="M6 9V3h12v6"/>'
+                '<rect x="3" y="9" width="18" height="8" rx="2"/><path d="M6 14h12v7H6z"/>'
+                "</svg>")
+
+
 def worksheet_link(lesson: str, where: Path | None = None) -> w.HTML:
     """A link that downloads the lesson's printable worksheet (open it, then print it).
 
@@ -662,7 +779,7 @@ def worksheet_link(lesson: str, where: Path | None = None) -> w.HTML:
         page.encode("utf-8")).decode("ascii")
     name = f"{lesson}-{get_language()}-worksheet.html"
     text = _("A worksheet to print: the questions, with space to answer")
-    box = w.HTML(f'<p style="font-size:15px">🖨 <a href="{address}" download="{name}" '
+    box = w.HTML(f'<p style="font-size:15px">{PRINTER_ICON} <a href="{address}" download="{name}" '
                  f'class="mg-lesson-worksheet">{html.escape(text)}</a></p>')
     box.add_class("mg-lesson-worksheet-link")
     return box

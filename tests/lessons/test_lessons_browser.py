@@ -9,17 +9,19 @@ from __future__ import annotations
 
 import pytest
 
+from tests.lessons.conftest import answer_up_to
+
 pytestmark = pytest.mark.browser
 
 
 def ask_for_the_answer(page, key: str) -> None:
-    """The class skips a guess: the cells answering prediction ``key`` appear."""
-    page.locator(f".mg-lesson-predict-{key} button.mg-lesson-show").click()
-    page.locator(f".celltag_answer-{key}").first.wait_for(state="visible")
+    """The class skips the guesses up to ``key``: the cells answering it appear."""
+    answer_up_to(page, key)
 
 
 def test_triomino_lesson_slider_changes_the_exact_probability(notebook_page):
-    page = notebook_page("explore/triomino_combinatorics.ipynb", wait_for=".mg-lesson-edges")
+    page = notebook_page("explore/triomino_combinatorics.ipynb", wait_for=".mg-lesson-predict")
+    ask_for_the_answer(page, "triple")
     readout = page.locator(".mg-lesson-readout").first
     assert "9796/9911" in readout.inner_text()  # 4 players, the default
     page.locator(".mg-lesson-players .noUi-handle").first.focus()
@@ -31,7 +33,7 @@ def test_triomino_lesson_slider_changes_the_exact_probability(notebook_page):
 
 def test_matematiko_lesson_chances_panel_answers_a_new_line(notebook_page):
     page = notebook_page("explore/matematiko_probabilities.ipynb",
-                         wait_for=".mg-lesson-predict-chances")
+                         wait_for=".mg-lesson-predict")
     ask_for_the_answer(page, "chances")
     page.locator(".mg-lesson-answer").wait_for()
     assert "1/23" in page.locator(".mg-lesson-answer").inner_text()  # 7 7 7 after 7 7 7 3 9 12
@@ -55,7 +57,7 @@ def test_bad_input_in_the_chances_panel_gets_a_translated_message(notebook_page,
                                                                    message):
     name = ("explore/matematiko_probabilities.ipynb" if language == "en"
             else f"explore/{language}/matematiko_probabilities.ipynb")
-    page = notebook_page(name, lang=language, wait_for=".mg-lesson-predict-chances")
+    page = notebook_page(name, lang=language, wait_for=".mg-lesson-predict")
     ask_for_the_answer(page, "chances")
     box = page.locator(".mg-lesson-input input[type=text]").nth(0)
     box.fill("7 x 99")
@@ -68,7 +70,7 @@ def test_bad_input_in_the_chances_panel_gets_a_translated_message(notebook_page,
 
 def test_matematiko_editable_grid_scores_live_and_answers_stay_hidden(notebook_page):
     page = notebook_page("explore/matematiko_probabilities.ipynb",
-                         wait_for=".mg-lesson-predict-best")
+                         wait_for=".mg-lesson-predict")
     ask_for_the_answer(page, "best")
     page.locator(".mg-lesson-editor").wait_for()
     report = page.locator(".mg-lesson-editor .mg-lesson-grid-score")
@@ -116,7 +118,7 @@ def test_each_lesson_has_a_teacher_page_with_a_route_and_answers(notebook_page, 
 
 def test_geometry_lesson_replays_the_crossing_move_by_move(notebook_page):
     page = notebook_page("explore/board_geometry.ipynb", wait_for=".mg-lesson-predict-crossing")
-    ask_for_the_answer(page, "crossing")
+    answer_up_to(page)   # the replay is the lesson's last part
     page.locator(".mg-lesson-next").first.wait_for()
     board = page.locator(".mathgames-board svg").first
     start = board.inner_html()
@@ -160,6 +162,7 @@ def test_a_lesson_links_to_its_game_and_the_game_back_to_the_lesson(notebook_pag
 def test_the_teacher_calls_a_round_and_a_student_runs_a_simulation(notebook_page):
     page = notebook_page("explore/matematiko_probabilities.ipynb", wait_for=".mg-lesson-call")
     page.locator("button.mg-lesson-call").click()
+    ask_for_the_answer(page, "expectation")   # the line simulation follows that question
     page.locator(".mg-lesson-calls").filter(has_text="Call 1 of 25").wait_for()
     simulation = page.locator(".mg-lesson-simulation").first
     trials = simulation.locator(".mg-lesson-trials input")
