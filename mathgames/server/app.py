@@ -58,6 +58,7 @@ from voila.tornado.treehandler import TornadoVoilaTreeHandler
 
 from mathgames.pages.address import address_html
 from mathgames.server.admission import Admission, Door, page_mib
+from mathgames.server.fastpath import fast_message_dates
 from mathgames.server.handlers import (
     AppKernelHandler,
     AppKernelWebsocketHandler,
@@ -145,6 +146,7 @@ class AppVoila(Voila):
 
     def init_settings(self) -> dict[str, Any]:
         cache_page_templates()
+        fast_message_dates()
         if self.voila_configuration.page_config_hook is None:
             self.voila_configuration.page_config_hook = lighter_page_config
         if self.voila_configuration.multi_kernel_manager_class is AsyncMappingKernelManager:
