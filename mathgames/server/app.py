@@ -188,6 +188,10 @@ class AppVoila(Voila):
 
     def start(self) -> None:
         self.log.addFilter(_quiet_trust)
+        # traitlets leaves the app's logger at DEBUG and filters in its handler: every
+        # debug line (two for each message of each kernel) was built, then dropped
+        if self.log.getEffectiveLevel() < self.log_level:
+            self.log.setLevel(self.log_level)
         if self.class_url:
             address_html(self.class_url)  # fails now, not on the landing page, if it cannot
         # Voila's SIGTERM handler stops self.ioloop: give it the loop now, so that a
