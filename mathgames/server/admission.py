@@ -39,8 +39,9 @@ __all__ = ["GUARD_MIN_MIB", "PAGE_MIB", "PLAIN_PAGE_MIB", "RESERVE_MIB", "Admiss
 PAGE_MIB = 64
 #: Memory counted for each open page when kernels start anew instead of forking (macOS,
 #: Windows, ``MATHGAMES_FORK=0``): nothing is shared with a template, so a game page's
-#: kernel measures 46 MiB PSS (``bench/classroom_load.py --sizes 30 --no-fork``; 28 MiB
-#: forked); counted, as :data:`PAGE_MIB`, at more than twice that, for lesson pages.
+#: kernel measures 47-48 MiB PSS (``bench/classroom_load.py --sizes 30 100 --no-fork``, 6
+#: December 2026; 29-30 MiB forked); counted, as :data:`PAGE_MIB`, at twice that, for
+#: lesson pages.
 PLAIN_PAGE_MIB = 96
 #: Memory left to the system, the server and the teacher's browser before the cap counts pages.
 RESERVE_MIB = 1024

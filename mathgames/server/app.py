@@ -60,6 +60,7 @@ from voila.tornado.treehandler import TornadoVoilaTreeHandler
 
 from mathgames.pages.address import address_html
 from mathgames.server.admission import Admission, Door, page_mib
+from mathgames.server.fastpath import fast_message_dates
 from mathgames.server.handlers import (
     AppKernelHandler,
     AppKernelWebsocketHandler,
@@ -153,6 +154,7 @@ class AppVoila(Voila):
 
     def init_settings(self) -> dict[str, Any]:
         cache_page_templates()
+        fast_message_dates()
         if self.voila_configuration.page_config_hook is None:
             self.voila_configuration.page_config_hook = lighter_page_config
         if self.voila_configuration.multi_kernel_manager_class is AsyncMappingKernelManager:
@@ -194,6 +196,10 @@ class AppVoila(Voila):
 
     def start(self) -> None:
         self.log.addFilter(_quiet_trust)
+        # traitlets leaves the app's logger at DEBUG and filters in its handler: every
+        # debug line (two for each message of each kernel) was built, then dropped
+        if self.log.getEffectiveLevel() < self.log_level:
+            self.log.setLevel(self.log_level)
         if self.class_url:
             address_html(self.class_url)  # fails now, not on the landing page, if it cannot
         # Voila's SIGTERM handler stops self.ioloop: give it the loop now, so that a

@@ -61,6 +61,7 @@ from jupyter_client.provisioning import LocalProvisioner
 __all__ = [
     "FORK_VARIABLE",
     "PRELOAD",
+    "PROFILE_VARIABLE",
     "ForkProvisioner",
     "ForkedProcess",
     "KernelTemplate",
@@ -71,6 +72,10 @@ __all__ = [
 
 #: The environment variable that turns forked kernels off (``MATHGAMES_FORK=0``).
 FORK_VARIABLE = "MATHGAMES_FORK"
+
+#: Benches only: a folder where each forked kernel writes a cProfile of its first 1.5 s
+#: (``kernel-<pid>.prof``: its start and the page's cells; see README "A whole class at once").
+PROFILE_VARIABLE = "MATHGAMES_KERNEL_PROFILE"
 
 #: What the template imports before it forks: everything a game page's kernel needs.
 PRELOAD = (
@@ -87,6 +92,10 @@ PRELOAD = (
     "mathgames.triomino.widget",
     "mathgames.matematiko.widget",
     "mathgames.halma.widget",
+    # the class's pages: the join page is on every student's way in (the teacher's page,
+    # one a class, imports charts and pandas: 80 MiB more in the template, not preloaded)
+    "mathgames.pages.join",
+    "mathgames.pages.table",
 )
 
 _LAUNCHER_MODULES = ("ipykernel_launcher", "ipykernel")
@@ -195,6 +204,12 @@ def _become_kernel(argv: list[str], env: dict[str, str], cwd: str) -> None:
         _set_title(f"{sys.executable} -m ipykernel_launcher {' '.join(argv)} (forked)")
         from ipykernel.kernelapp import IPKernelApp
 
+        profile_dir = os.environ.get(PROFILE_VARIABLE)
+        if profile_dir:  # bench only: the kernel's first 1.5 s, in a cProfile file
+            import cProfile
+
+            profiler = cProfile.Profile()
+            profiler.enable()
         app = IPKernelApp.instance()
         # A page needs no input history: no history database for every kernel to write.
         # As a launched kernel watches its server (JPY_PARENT_PID), a forked one watches
@@ -202,6 +217,14 @@ def _become_kernel(argv: list[str], env: dict[str, str], cwd: str) -> None:
         app.initialize([*argv, "--HistoryManager.enabled=False",
                         f"--IPKernelApp.parent_handle={template}"])
         _as_if_imported_in_the_kernel()
+        if profile_dir:
+            from tornado.ioloop import IOLoop
+
+            def dump() -> None:
+                profiler.disable()
+                profiler.dump_stats(os.path.join(profile_dir, f"kernel-{os.getpid()}.prof"))
+
+            IOLoop.current().call_later(1.5, dump)
         app.start()
         code = 0
     except SystemExit as stop:
