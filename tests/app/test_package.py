@@ -156,6 +156,6 @@ def test_a_game_and_a_polish_lesson_open_in_chromium(class_server: str, page: An
     # a lesson in Polish, with its precomputed data (explore/data/) from the package
     page.goto(f"{class_server}/voila/render/explore/pl/matematiko_probabilities.ipynb?lang=pl",
               wait_until="domcontentloaded")
-    wait_rendered(page, ".mg-lesson-predict-chances")
+    wait_rendered(page, ".mg-lesson-predict")  # the first question (the rest unfolds)
     assert page.locator(".mg-lang.mg-current").first.get_attribute("data-lang") == "pl"
     assert page.mg_errors == []

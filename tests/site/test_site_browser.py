@@ -256,7 +256,8 @@ def test_the_mosaics_lesson_runs_in_the_browser(page: Any, site_url: str) -> Non
     page.wait_for_function("() => !!document.body.dataset.mgReady")
     assert page.locator(".mg-error").count() == 0
     assert "Mozaiki i poliamenty" in page.locator(".mg-markdown").first.text_content()
-    assert "n = 8: 66" in " ".join(page.locator(".mg-stream").all_text_contents())
+    assert "trójkątów: 4, różnych figur: 3" in " ".join(
+        page.locator(".mg-stream").all_text_contents())
     predict = page.locator(".mg-lesson-predict").first
     predict.locator(".mg-lesson-guess input").fill("12")
     predict.locator(".mg-lesson-check").click()
