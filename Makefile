@@ -19,9 +19,8 @@ PASSWORD ?=
 MAX_KERNELS ?=
 TRUSTED_PROXY ?=
 PYTEST_ARGS ?=
-# pytest workers (pytest-xdist; each test file stays on one worker): 0 runs in one process.
-# Three on two cores: the browser tests spend most of their time waiting for a page
-TEST_JOBS ?= 3
+# pytest workers (pytest-xdist; each test file stays on one worker): 0 runs in one process
+TEST_JOBS ?= 2
 
 .PHONY: app lab test chromium postgresql haproxy lint catalogs bench clean site
 
