@@ -27,6 +27,7 @@ kernel sees the same class. Both states keep the same two contracts (:class:`Log
 
 from __future__ import annotations
 
+import abc
 import contextlib
 import random
 import unicodedata
@@ -109,7 +110,7 @@ class _Stored(Protocol):
 _State = TypeVar("_State", bound="LogState")
 
 
-class LogState:
+class LogState(abc.ABC):
     """The base of a class's and a table's state: ``seq`` (the last event folded in),
     ``apply`` (one event, checked) and ``fold`` (stored events in order), with the
     contracts of the module's docstring. A subclass defines ``apply`` and ``copy``."""
@@ -117,15 +118,15 @@ class LogState:
     code: str
     seq: int
 
-    def apply(self, event: Mapping[str, Any]) -> None:  # pragma: no cover - abstract
+    @abc.abstractmethod
+    def apply(self, event: Mapping[str, Any]) -> None:
         """Check ``event`` and apply it; raise a MathgamesError and change nothing if it
         is wrong."""
-        raise NotImplementedError
 
-    def copy(self: _State) -> _State:  # pragma: no cover - abstract
+    @abc.abstractmethod
+    def copy(self: _State) -> _State:
         """An independent copy, field by field (to try an event on before it is
         appended)."""
-        raise NotImplementedError
 
     def fold(self: _State, events: Iterable[_Stored]) -> _State:
         """Apply stored events (objects with ``seq`` and ``data``) after :attr:`seq` in
