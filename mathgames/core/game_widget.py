@@ -6,11 +6,12 @@ in its envelope (a JSON object whose first key names the game) that the browser 
 A game app (``HalmaApp``, ``MatematikoApp``, ``TriominoApp``) is a :class:`GameApp`: it
 builds its widgets, hands the set-up panel and the game's box to :meth:`GameApp._mount`
 and fills in the hooks (``_game_under_way``, ``_set_labels``, ``_save_fields``,
-``_load_fields``, and for undo ``_can_undo``, ``_undo_step``, ``_bot_to_move``, ...).
+``_load_fields``); a game of turns with bots is also an :class:`UndoPastBots` (``_can_undo``,
+``_undo_step``, ``_bot_to_move``, ...). A hook left out fails when the app is made.
 
 In this example two players count up in turn, and the second is a bot:
 
->>> class Counter(GameApp):
+>>> class Counter(UndoPastBots, GameApp):
 ...     save_kind = "counter"
 ...     def __init__(self):
 ...         self.moves = None
@@ -43,6 +44,7 @@ True
 
 from __future__ import annotations
 
+import abc
 import json
 from collections.abc import Iterable
 from typing import Any, ClassVar
@@ -54,7 +56,7 @@ from mathgames.core.errors import CorruptSaveError, quoted, read_save
 from mathgames.core.i18n import on_language_change, translator
 from mathgames.core.ui_widget import Confirm, fill_tooltips
 
-__all__ = ["GameApp", "relabel_options"]
+__all__ = ["GameApp", "UndoPastBots", "relabel_options"]
 
 _ = translator("core")
 
@@ -77,7 +79,12 @@ def relabel_options(select: Any, options: list[tuple[str, Any]], default: Any = 
         select.value = value
 
 
-class GameApp(w.VBox):
+class _AbstractWidget(type(w.VBox), abc.ABCMeta):
+    """The widgets' metaclass with abstract methods: a game app that misses one of
+    :class:`GameApp`'s hooks fails when it is made, not when the hook is first called."""
+
+
+class GameApp(w.VBox, metaclass=_AbstractWidget):
     """The base of a game app: a set-up panel, then the game (see the module's example).
 
     Subclasses set :attr:`board` (the :class:`BoardWidget` whose storage the browser
@@ -147,9 +154,9 @@ class GameApp(w.VBox):
         self.setup.layout.display = "none"
         self._play_box.layout.display = None
 
+    @abc.abstractmethod
     def _game_under_way(self) -> bool:
         """Whether a new game would throw away a game under way (then it asks first)."""
-        raise NotImplementedError
 
     def _setup_shown(self) -> None:
         """What else the game does when its set-up panel shows (nothing by default)."""
@@ -171,48 +178,13 @@ class GameApp(w.VBox):
             self.howto.refresh()
         fill_tooltips(self)
 
+    @abc.abstractmethod
     def _set_labels(self) -> None:
         """Set the game's own labels in the current language."""
-        raise NotImplementedError
 
+    @abc.abstractmethod
     def _refresh(self) -> None:
         """Draw the game again (nothing before a game)."""
-        raise NotImplementedError
-
-    # -- undo ------------------------------------------------------------------------------
-    def undo(self) -> None:
-        """Take back the last move, and the bots' moves after it (back to a human's turn)."""
-        if not self._can_undo():
-            self._say_error(self._nothing_to_undo())
-            return
-        self._undo_step()
-        while self._can_undo() and self._bot_to_move():
-            self._undo_step()
-        self._undone()
-
-    def _can_undo(self) -> bool:
-        """Whether there is a move to take back."""
-        raise NotImplementedError
-
-    def _undo_step(self) -> None:
-        """Take back one move."""
-        raise NotImplementedError
-
-    def _bot_to_move(self) -> bool:
-        """Whether undo goes on: a bot is to move (and a human plays, to stop at)."""
-        raise NotImplementedError
-
-    def _nothing_to_undo(self) -> str:
-        """The refusal when there is nothing to undo, in the current language."""
-        raise NotImplementedError
-
-    def _undone(self) -> None:
-        """After an undo: clear choices, say so, draw."""
-        self._refresh()
-
-    def _say_error(self, text: str) -> None:
-        """Show a refusal and say it to screen readers."""
-        raise NotImplementedError
 
     # -- saving ----------------------------------------------------------------------------
     def save(self) -> str:
@@ -246,10 +218,49 @@ class GameApp(w.VBox):
         move shows: a reload must find the move kept (see BoardWidget)."""
         self.board.storage_value = self.save()
 
+    @abc.abstractmethod
     def _save_fields(self) -> dict[str, Any] | None:
         """The save's fields after the envelope's, or None when there is no game."""
-        raise NotImplementedError
 
+    @abc.abstractmethod
     def _load_fields(self, data: dict[str, Any]) -> None:
         """Check a save's fields (CorruptSaveError, nothing changed) and resume it."""
-        raise NotImplementedError
+
+
+class UndoPastBots(abc.ABC):
+    """Undo for a game of turns with bots (mixed into a :class:`GameApp`): take back the
+    last move, and the bots' moves after it, back to a human's turn."""
+
+    def undo(self) -> None:
+        """Take back the last move, and the bots' moves after it (back to a human's turn)."""
+        if not self._can_undo():
+            self._say_error(self._nothing_to_undo())
+            return
+        self._undo_step()
+        while self._can_undo() and self._bot_to_move():
+            self._undo_step()
+        self._undone()
+
+    @abc.abstractmethod
+    def _can_undo(self) -> bool:
+        """Whether there is a move to take back."""
+
+    @abc.abstractmethod
+    def _undo_step(self) -> None:
+        """Take back one move."""
+
+    @abc.abstractmethod
+    def _bot_to_move(self) -> bool:
+        """Whether undo goes on: a bot is to move (and a human plays, to stop at)."""
+
+    @abc.abstractmethod
+    def _nothing_to_undo(self) -> str:
+        """The refusal when there is nothing to undo, in the current language."""
+
+    def _undone(self) -> None:
+        """After an undo: clear choices, say so, draw."""
+        self._refresh()  # type: ignore[attr-defined]  # a GameApp's
+
+    @abc.abstractmethod
+    def _say_error(self, text: str) -> None:
+        """Show a refusal and say it to screen readers."""

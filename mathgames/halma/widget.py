@@ -26,7 +26,7 @@ import ipywidgets as w
 
 from mathgames.core.board_widget import BoardWidget
 from mathgames.core.errors import CorruptSaveError, MathgamesError, quoted
-from mathgames.core.game_widget import GameApp, relabel_options
+from mathgames.core.game_widget import GameApp, UndoPastBots, relabel_options
 from mathgames.core.i18n import translator
 from mathgames.core.levels import DEFAULT_LEVEL
 from mathgames.core.resume_widget import ResumeBanner
@@ -65,7 +65,7 @@ def _seat(kind: str) -> str:
     return LEGACY_SEATS.get(kind, kind)
 
 
-class HalmaApp(GameApp):
+class HalmaApp(UndoPastBots, GameApp):
     """Set-up panel, then the board, the controls, the move list and the messages.
 
     ``board``: ``"halma"`` or ``"star"``. ``players`` and ``seats`` (one of

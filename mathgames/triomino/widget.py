@@ -22,7 +22,7 @@ import ipywidgets as w
 
 from mathgames.core.board_widget import BoardWidget
 from mathgames.core.errors import CorruptSaveError, MathgamesError
-from mathgames.core.game_widget import GameApp, relabel_options
+from mathgames.core.game_widget import GameApp, UndoPastBots, relabel_options
 from mathgames.core.i18n import LANGUAGES, translator
 from mathgames.core.levels import DEFAULT_LEVEL
 from mathgames.core.resume_widget import ResumeBanner
@@ -66,7 +66,7 @@ def _bot_label(kind: str) -> str:
     return labels[kind]
 
 
-class TriominoApp(GameApp):
+class TriominoApp(UndoPastBots, GameApp):
     """Set-up panel (rules, players, bots, seed), then the table, the rack and the score sheet.
 
     Parts for tests and pages: ``board`` (the table), ``rack``, ``start_button``,

@@ -171,3 +171,15 @@ def test_labels_follow_the_language_and_the_choices_stay(case: Case) -> None:
     finally:
         set_language(previous)
     assert [c.value for c in choices] == values and not app.relabelling
+
+
+def test_a_game_app_that_leaves_out_a_hook_fails_when_it_is_made() -> None:
+    """The hooks are abstract: a missing one is found at once, not at its first call."""
+    from mathgames.core.game_widget import GameApp
+
+    class Unfinished(GameApp):
+        def _game_under_way(self) -> bool:
+            return False
+
+    with pytest.raises(TypeError, match="_set_labels"):
+        Unfinished()
