@@ -5,7 +5,8 @@ serious accessibility problem, and a page in Polish, Czech or Russian shows no E
 
 One page load per game and language; the phone layout is checked by resizing that same
 page (the layouts are CSS media queries). The smallest clickable cell of each board is
-written to ``test-artifacts/layout-report.txt``.
+written to ``test-artifacts/layout-report.txt``. The lessons are checked on a phone on the
+visit that answers their questions (``tests/lessons/test_lesson_answers_browser.py``).
 """
 
 from __future__ import annotations
@@ -204,34 +205,6 @@ def test_lesson_and_demo_pages_pass_axe(page: Any, voila_url: str, notebook: str
         button.click()
     wait_rendered(page, shown)
     assert axe_violations(page) == []
-
-
-#: Boxes inside the page that scroll sideways (a chart or a field wider than the screen).
-SIDEWAYS_BOXES_JS = """() => Array.from(document.querySelectorAll('.jp-OutputArea-output, '
-    + '.jp-OutputArea-output *'))
-  .filter(e => ['auto', 'scroll'].includes(getComputedStyle(e).overflowX))
-  .filter(e => e.scrollWidth > e.clientWidth + 0.5)
-  .map(e => (e.closest('.jp-Cell')?.id || '?') + ` (${e.scrollWidth} > ${e.clientWidth})`)"""
-
-
-@pytest.mark.parametrize("lang", LANGS)
-@pytest.mark.parametrize("lesson", ["triomino_combinatorics", "matematiko_probabilities",
-                                    "board_geometry", "mosaics"])
-def test_lesson_on_a_phone_fits_and_speaks_the_language(
-        page: Any, voila_url: str, lesson: str, lang: str) -> None:
-    path = f"explore/{lesson}.ipynb" if lang == "en" else f"explore/{lang}/{lesson}.ipynb"
-    page.set_viewport_size(PHONE)  # opened on the phone: the charts take its width
-    page.goto(f"{voila_url}/voila/render/{path}?lang={lang}", wait_until="domcontentloaded")
-    wait_rendered(page, ".mg-header")
-    wait_outputs(page)
-    problems = [f"cut label {t}" for t in page.evaluate(PAGE_CUT_JS)]
-    problems += [f"scrolls sideways: {t}" for t in page.evaluate(SIDEWAYS_BOXES_JS)]
-    problems += [f"overlap {t}" for t in page.evaluate(OVERLAP_JS, ".jp-OutputArea-output")]
-    if lang != "en":
-        problems += [f"English text {t!r}" for t in english_left(page, lang)]
-    problems += [f"axe: {v}" for v in axe_violations(page)]
-    assert problems == [], "\n".join(problems)
-    assert page.mg_errors == []
 
 
 def teardown_module() -> None:

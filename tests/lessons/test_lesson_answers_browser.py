@@ -9,6 +9,10 @@ question is answered none of its texts is there; the class then answers the ques
 the order the lesson shows them (typing a guess or picking a choice), and after each answer
 its first text appears while the later questions' answers stay out of sight. At the end
 every text of every answer is on the page, and no chart was drawn with a negative size.
+
+The same visit is the phone's: the lesson opens at 390x844 and, once the whole lesson is on
+the page, no label is cut, no box scrolls sideways, no output is drawn over another, a
+translated page shows no English text and axe-core finds no serious accessibility problem.
 """
 
 from __future__ import annotations
@@ -23,6 +27,14 @@ from pathlib import Path
 import pytest
 
 from tests.lessons.conftest import answer_up_to
+from tests.page_checks import (
+    OVERLAP_JS,
+    PAGE_CUT_JS,
+    PHONE,
+    axe_violations,
+    english_left,
+    wait_outputs,
+)
 
 pytestmark = pytest.mark.browser
 
@@ -62,6 +74,30 @@ def worksheet_text(page) -> str:
     return html.unescape(re.sub(r"<[^>]+>", " ", body))
 
 
+#: Boxes inside the page that scroll sideways (a chart or a field wider than the screen).
+SIDEWAYS_BOXES_JS = """() => Array.from(document.querySelectorAll('.jp-OutputArea-output, '
+    + '.jp-OutputArea-output *'))
+  .filter(e => ['auto', 'scroll'].includes(getComputedStyle(e).overflowX))
+  .filter(e => e.scrollWidth > e.clientWidth + 0.5)
+  .map(e => (e.closest('.jp-Cell')?.id || '?') + ` (${e.scrollWidth} > ${e.clientWidth})`)"""
+#: The heading of a translated lesson (its header names the page in the page's language).
+HEADINGS = {("board_geometry", "pl"): "Geometria plansz: halma i trylma",
+            ("board_geometry", "cs"): "Geometrie hracích desek: Halma a čínská dáma",
+            ("board_geometry", "ru"): "Геометрия досок: Хальма и китайские шашки"}
+
+
+def phone_problems(page, language: str) -> list[str]:
+    """What is wrong with the lesson on the phone: cut labels, boxes that scroll sideways,
+    outputs drawn over each other, English left in a translation, axe's findings."""
+    wait_outputs(page)
+    problems = [f"cut label {t}" for t in page.evaluate(PAGE_CUT_JS)]
+    problems += [f"scrolls sideways: {t}" for t in page.evaluate(SIDEWAYS_BOXES_JS)]
+    problems += [f"overlap {t}" for t in page.evaluate(OVERLAP_JS, ".jp-OutputArea-output")]
+    if language != "en":
+        problems += [f"English text {t!r}" for t in english_left(page, language)]
+    return problems + [f"axe: {v}" for v in axe_violations(page)]
+
+
 #: how many cells tagged answer-<key> are visible, for each key (one call for all)
 VISIBLE_CELLS = """keys => keys.map(key => [...document.querySelectorAll('.celltag_answer-' + key)]
     .filter(cell => cell.getClientRects().length && cell.getBoundingClientRect().height > 0
@@ -96,7 +132,11 @@ def test_no_answer_is_shown_before_the_guess(page, notebook_page, lesson, langua
     page.on("console", lambda message: message.type == "error" and "negative" in message.text
             and drawing_errors.append(message.text))
     name = f"explore/{lesson}.ipynb" if language == "en" else f"explore/{language}/{lesson}.ipynb"
+    page.set_viewport_size(PHONE)  # opened on the phone: the charts take its width
     page = notebook_page(name, lang=language, wait_for=".mg-lesson-predict")
+    assert page.locator(".mg-lang.mg-current").first.get_attribute("data-lang") == language
+    if (lesson, language) in HEADINGS:
+        assert page.get_by_text(HEADINGS[lesson, language]).count() >= 1
     keys = list(ANSWERS[lesson])
     sheet = worksheet_text(page)
     for key in keys:
@@ -138,6 +178,8 @@ def test_no_answer_is_shown_before_the_guess(page, notebook_page, lesson, langua
     for key in keys:
         for answer in texts_of(lesson, key, language):
             assert shows(answer, text), f"{lesson} ({language}): {answer!r} ({key}) never shown"
+    problems = phone_problems(page, language)
+    assert problems == [], f"{lesson} ({language}) on a phone:\n" + "\n".join(problems)
     assert page.mg_errors == []
     assert drawing_errors == []
 

@@ -133,20 +133,6 @@ def test_geometry_lesson_replays_the_crossing_move_by_move(notebook_page):
     assert page.mg_errors == []
 
 
-@pytest.mark.parametrize(("language", "heading"), [
-    ("pl", "Geometria plansz: halma i trylma"),
-    ("cs", "Geometrie hracích desek: Halma a čínská dáma"),
-    ("ru", "Геометрия досок: Хальма и китайские шашки"),
-])
-def test_language_copies_are_translated_with_their_header(notebook_page, language, heading):
-    page = notebook_page(f"explore/{language}/board_geometry.ipynb", lang=language,
-                         wait_for=".mg-lesson-predict")
-    assert page.get_by_text(heading).count() >= 1
-    current = page.locator(".mg-lang.mg-current").first
-    assert current.get_attribute("data-lang") == language
-    assert page.mg_errors == []
-
-
 def test_a_lesson_links_to_its_game_and_the_game_back_to_the_lesson(notebook_page):
     page = notebook_page("explore/pl/triomino_combinatorics.ipynb", lang="pl",
                          wait_for=".mg-lesson-game-link")
