@@ -25,6 +25,7 @@ import tempfile
 from typing import Any
 
 import nbval.kernel
+import pytest
 from hypothesis import settings
 
 settings.register_profile("ci", derandomize=True, database=None, print_blob=True)
@@ -83,3 +84,28 @@ def start_new_kernel_again(*args: Any, **kwargs: Any) -> Any:
 
 
 nbval.kernel.start_new_kernel = start_new_kernel_again
+
+
+def _in_main_process(config: pytest.Config) -> bool:
+    return not hasattr(config, "workerinput")  # pytest-xdist's workers have it
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_sessionstart(session: pytest.Session) -> None:
+    """Start the slow installs the session's tests use (``tests/prepared.py``), before
+    pytest-xdist starts its workers, which then find them through the environment."""
+    config = session.config
+    if _in_main_process(config):
+        from tests import prepared
+
+        here = config.invocation_params.dir
+        prepared.start([str(here / arg) for arg in config.args],
+                       narrowed=bool(config.option.keyword or config.option.markexpr))
+
+
+def pytest_sessionfinish(session: pytest.Session) -> None:
+    """Wait for the installs started at the start, and remove them."""
+    if _in_main_process(session.config):
+        from tests import prepared
+
+        prepared.finish()

@@ -12,12 +12,12 @@ import os
 import secrets
 import subprocess
 import sys
-import venv
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from tests import prepared
 from tests.conftest import ROOT, Server, free_port, wait_rendered
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
@@ -25,18 +25,10 @@ pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
 @pytest.fixture(scope="module")
 def binder_env(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    env = tmp_path_factory.mktemp("binder") / "venv"
-    venv.EnvBuilder(with_pip=True).create(env)
-    python = env / "bin" / "python"
-    # --no-compile: the same files, without byte-compiling the whole Jupyter stack
-    # (half of the install's time; the server compiles only what it imports)
-    result = subprocess.run(
-        [str(python), "-m", "pip", "install", "--quiet", "--no-compile",
-         "-r", "binder/requirements.txt"],
-        cwd=ROOT, capture_output=True, text=True, timeout=900,
-    )
-    assert result.returncode == 0, result.stderr[-3000:]
-    return python
+    """The Python of a fresh environment with ``binder/requirements.txt`` installed (the
+    session starts the install in the background: ``tests/prepared.py``)."""
+    folder = prepared.wait("binder", lambda: tmp_path_factory.mktemp("binder"))
+    return prepared.venv_python(folder / "venv")
 
 
 def test_the_binder_environment_ships_the_widget_and_catalogs(binder_env: Path) -> None:

@@ -15,16 +15,15 @@ import os
 import re
 import signal
 import subprocess
-import sys
 import time
-import zipfile
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from tests.conftest import ARTIFACTS, ROOT, free_port, wait_rendered
+from tests import prepared
+from tests.conftest import ARTIFACTS, free_port, wait_rendered
 
 pytestmark = pytest.mark.slow
 
@@ -39,27 +38,16 @@ def venv_program(venv: Path, name: str) -> Path:
 @pytest.fixture(scope="module")
 def installed(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A fresh virtual environment with the wheel and its ``app`` extra: its folder
-    (``MATHGAMES_PACKAGE_VENV`` may name one made so before, to try the tests again)."""
+    (``MATHGAMES_PACKAGE_VENV`` may name one made so before, to try the tests again).
+    The session starts the install in the background (``tests/prepared.py``)."""
     again = os.environ.get("MATHGAMES_PACKAGE_VENV")
     if again:
         return Path(again)
-    where = tmp_path_factory.mktemp("teacher")
-    dist = where / "dist"
-    subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "--quiet", "-w",
-                    str(dist), str(ROOT)], check=True, cwd=where, timeout=600)
-    wheel = next(dist.glob("mathgames-*.whl"))
-    with zipfile.ZipFile(wheel) as archive:
-        names = set(archive.namelist())
+    where = prepared.wait("teacher", lambda: tmp_path_factory.mktemp("teacher"))
+    names = set((where / "wheel-files.txt").read_text().splitlines())
     assert "mathgames/notebooks/index.ipynb" in names
     assert "mathgames/notebooks/explore/data/matematiko_probabilities.json" in names
-    print(f"wheel: {wheel.name}, {wheel.stat().st_size / 2**20:.2f} MiB")
-    venv = where / "venv"
-    subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True, timeout=300)
-    # --no-compile: the modules a server imports are compiled when it first imports them
-    subprocess.run([str(venv_program(venv, "python")), "-m", "pip", "install", "--quiet",
-                    "--no-compile", "--find-links", str(dist), "mathgames[app]"],
-                   check=True, cwd=where, timeout=1200)
-    return venv
+    return where / "venv"
 
 
 @pytest.fixture(scope="module")

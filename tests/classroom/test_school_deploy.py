@@ -13,7 +13,6 @@ from __future__ import annotations
 import json
 import os
 import re
-import shlex
 import signal
 import subprocess
 import sys
@@ -31,31 +30,14 @@ from school import HAPROXY_CFG, ROOT, Teacher, haproxy_env, haproxy_path
 from school import LivePage as Page
 
 from mathgames.classroom.store import open_store
+from tests import prepared
 from tests.conftest import ARTIFACTS, free_port
 from tests.kernel_loop import in_own_loop
+from tests.prepared import dockerfile, image_env, image_process_env, in_folder
 
 pytestmark = [pytest.mark.slow]
 
 DEPLOY = ROOT / "deploy"
-
-
-def dockerfile() -> list[tuple[str, str]]:
-    """The Dockerfile's instructions as (INSTRUCTION, arguments), continuations joined."""
-    text = re.sub(r"\\\n\s*", " ", (ROOT / "Dockerfile").read_text())
-    return [(line.split(None, 1)[0].upper(), line.split(None, 1)[1].strip())
-            for line in text.splitlines()
-            if line.strip() and not line.lstrip().startswith("#")]
-
-
-def image_env() -> dict[str, str]:
-    """The ENV the Dockerfile sets (``NAME=value`` pairs, quoted as a shell would)."""
-    env: dict[str, str] = {}
-    for instruction, args in dockerfile():
-        if instruction == "ENV":
-            for pair in shlex.split(args):
-                name, _, value = pair.partition("=")
-                env[name] = value
-    return env
 
 
 def test_the_proxy_configuration_is_valid() -> None:
@@ -122,17 +104,11 @@ def pg() -> Iterator[PostgresServer]:
         server.stop()
 
 
-def test_the_image_commands_install_and_serve(tmp_path: Path, pg: PostgresServer) -> None:
+def test_the_image_commands_install_and_serve(tmp_path_factory: pytest.TempPathFactory,
+                                              pg: PostgresServer) -> None:
     """The Dockerfile's COPY, install RUN, HEALTHCHECK and CMD, run as written (the
-    image's /app and /opt/venv moved under a temporary folder); its user is not root."""
-    app, venv = tmp_path / "app", tmp_path / "venv"
-    moved = {"/opt/venv": str(venv), "/app": str(app)}
-
-    def here(text: str) -> str:
-        for image_path, local in moved.items():
-            text = text.replace(image_path, local)
-        return text
-
+    image's /app and /opt/venv moved under a temporary folder); its user is not root. The
+    session starts the COPY and RUN steps in the background (``tests/prepared.py``)."""
     instructions = dockerfile()
     assert instructions[0][0] == "FROM" and re.fullmatch(r"python:3\.\d+-slim\S*",
                                                          instructions[0][1])
@@ -142,24 +118,14 @@ def test_the_image_commands_install_and_serve(tmp_path: Path, pg: PostgresServer
     assert ("EXPOSE", image_env()["PORT"]) in instructions
     workdir = next(args for instruction, args in instructions if instruction == "WORKDIR")
     assert workdir == "/app"
-    app.mkdir()
-    env = dict(os.environ, **image_env(), HOME=str(tmp_path / "home"))
-    env.pop("VIRTUAL_ENV", None)
-    env["PATH"] = os.pathsep.join(p for p in env["PATH"].split(os.pathsep)
-                                  if ".venv" not in p)
-    for instruction, args in instructions:
-        if instruction == "COPY":
-            *sources, target = args.split()
-            for source in sources:  # into a folder ("./"), or to the path named
-                destination = (app / target / Path(source).name if target.endswith("/")
-                               else app / target)
-                destination.parent.mkdir(parents=True, exist_ok=True)
-                subprocess.run(["cp", "-r", str(ROOT / source), str(destination)], check=True)
-        elif instruction == "RUN" and "useradd" not in args:
-            done = subprocess.run(["/bin/sh", "-c", here(args)], cwd=app, env=env,
-                                  capture_output=True, text=True)
-            assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
+    folder = prepared.wait("image", lambda: tmp_path_factory.mktemp("image"))
+    app, venv = folder / "app", folder / "venv"
     assert (venv / "bin" / "python").exists()
+
+    def here(text: str) -> str:
+        return in_folder(text, folder)
+
+    env = image_process_env(folder)
     # the server as the image starts it: its port and its store from the environment
     command = json.loads(next(a for i, a in instructions if i == "CMD"))
     health = json.loads(re.sub(r"^.*?CMD\s+", "", next(
