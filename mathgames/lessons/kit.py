@@ -448,30 +448,32 @@ class Predict(w.VBox):
             answer if isinstance(answer, str) else number(answer))
         self.explain = explain
         self.guesses: list[str] = []
+        # A page holds several questions, and each widget model costs the page's kernel and
+        # browser time: the parts that look alike share one layout and one style.
+        plain, wide = w.Layout(), w.Layout(width="auto")
         prompt = w.HTML(f'<p style="font-size:18px"><b>{html.escape(_("Predict first"))}:</b> '
-                        f"{html.escape(question)}</p>")
+                        f"{html.escape(question)}</p>", layout=plain)
         if choices:
             self.guess_box: w.Widget = w.Dropdown(options=["", *choices], value="",
-                                                  tooltip=_("your guess"),
-                                                  layout=w.Layout(width="auto"))
+                                                  tooltip=_("your guess"), layout=wide)
         else:
             self.guess_box = w.Text(placeholder=_("your guess"), layout=w.Layout(width="200px"))
         self.guess_box.add_class("mg-lesson-guess")
-        self.button = w.Button(description=_("Check my guess"), layout=w.Layout(width="auto"))
+        self.button = w.Button(description=_("Check my guess"), layout=wide)
         self.button.add_class("mg-lesson-check")
         self.button.on_click(lambda _button: self.check())
-        self.show_button = w.Button(description=_("Show the answer"), icon="eye",
-                                    layout=w.Layout(width="auto"))
+        self.show_button = w.Button(description=_("Show the answer"), icon="eye", layout=wide,
+                                    style=self.button.style)
         self.show_button.add_class("mg-lesson-show")
         self.show_button.on_click(lambda _button: self.show())
-        self.result = w.HTML()
+        self.result = w.HTML(layout=plain, style=prompt.style)
         self.result.add_class("mg-lesson-prediction")
-        parts: list[w.Widget] = [prompt, w.HBox([self.guess_box, self.button, self.show_button]),
-                                 self.result]
+        parts: list[w.Widget] = [prompt, w.HBox([self.guess_box, self.button, self.show_button],
+                                                layout=plain), self.result]
         if isinstance(self.guess_box, w.Text):  # Enter checks the guess, as the button does
             self.enter = EnterSubmits(self.button, self.guess_box)
             parts.append(self.enter)
-        super().__init__(parts)
+        super().__init__(parts, layout=plain)
         self.add_class("mg-lesson-predict")
         if reveals:
             self.add_class(f"mg-lesson-predict-{reveals}")

@@ -19,6 +19,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from functools import cache
 
 from mathgames.core.errors import InvalidMoveError, quoted
 
@@ -125,7 +126,13 @@ def classify(cards: Sequence[int]) -> str:
     >>> classify((1, 1, 1, 1, 9)), classify((2, 3, 4, 5, 6)), classify((1, 2, 3, 4, 6))
     ('four_ones', 'straight', 'nothing')
     """
-    counts = Counter(cards)
+    return _classify_sorted(tuple(sorted(cards)))
+
+
+@cache
+def _classify_sorted(ordered: tuple[int, ...]) -> str:
+    """:func:`classify` of sorted cards (at most 6,188 five-card hands: each is worked out once)."""
+    counts = Counter(ordered)
     shape = sorted(counts.values(), reverse=True)
     if shape[0] == 4:
         return "four_ones" if counts[1] == 4 else "four_of_a_kind"
@@ -135,8 +142,7 @@ def classify(cards: Sequence[int]) -> str:
         return "three_of_a_kind"
     if shape[0] == 2:
         return "two_pairs" if shape[1] == 2 else "pair"
-    ordered = sorted(cards)
-    if tuple(ordered) == _SPECIAL_150:
+    if ordered == _SPECIAL_150:
         return "one_and_ten_to_thirteen"
     if ordered[4] - ordered[0] == 4:
         return "straight"

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable
+from functools import cache
 from typing import Any
 
 from mathgames.core.errors import (
@@ -105,6 +106,11 @@ def _cell_of_corners(corners: Iterable[Point]) -> Cell:
     return (points[0][0] - 1, top)  # an apex at the top: an up cell
 
 
+@cache
+def _cell_transform(cell: Cell, turns: int, mirror: bool) -> Cell:
+    return _cell_of_corners(_point_transform(p, turns, mirror) for p in cell_corners(cell))
+
+
 def transform(figure: Iterable[Cell], turns: int = 1, mirror: bool = False) -> Figure:
     """The figure mirrored (about a horizontal line), then turned ``turns`` x 60 degrees.
 
@@ -115,9 +121,8 @@ def transform(figure: Iterable[Cell], turns: int = 1, mirror: bool = False) -> F
     >>> transform(transform({(0, 0), (1, 0)}, 2), 4) == {(0, 0), (1, 0)}
     True
     """
-    return frozenset(
-        _cell_of_corners(_point_transform(p, turns, mirror) for p in cell_corners(cell))
-        for cell in figure)
+    turns %= 6
+    return frozenset(_cell_transform(cell, turns, mirror) for cell in figure)
 
 
 def normalise(figure: Iterable[Cell]) -> Figure:
@@ -252,19 +257,24 @@ def polyiamonds(n: int, free: bool = True) -> list[tuple[Cell, ...]]:
     if not isinstance(n, int) or n < 0:
         raise InvalidMoveError(
             f"the size of a polyiamond must be a whole number >= 0, not {quoted(n)}")
+    return list(_polyiamonds(n, free))
+
+
+@cache
+def _polyiamonds(n: int, free: bool) -> tuple[tuple[Cell, ...], ...]:
+    """The sorted canonical forms of size ``n``, each size grown once from the one below."""
     if n == 0:
-        return [()]
-    level = {canonical({(0, 0)}, free)}
-    for _ in range(n - 1):
-        bigger = set()
-        for form in level:
-            cells = frozenset(form)
-            for cell in form:
-                for neighbour in edge_neighbours(cell):
-                    if neighbour not in cells:
-                        bigger.add(canonical(cells | {neighbour}, free))
-        level = bigger
-    return sorted(level)
+        return ((),)
+    if n == 1:
+        return (canonical({(0, 0)}, free),)
+    bigger = set()
+    for form in _polyiamonds(n - 1, free):
+        cells = frozenset(form)
+        for cell in form:
+            for neighbour in edge_neighbours(cell):
+                if neighbour not in cells:
+                    bigger.add(canonical(cells | {neighbour}, free))
+    return tuple(sorted(bigger))
 
 
 def count_polyiamonds(n: int, free: bool = True) -> int:
