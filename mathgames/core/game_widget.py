@@ -54,6 +54,7 @@ import ipywidgets as w
 from mathgames.core.board_widget import BoardWidget
 from mathgames.core.errors import CorruptSaveError, quoted, read_save
 from mathgames.core.i18n import on_language_change, translator
+from mathgames.core.shared_looks import own_layout, shared_looks
 from mathgames.core.ui_widget import Confirm, fill_tooltips
 
 __all__ = ["GameApp", "UndoPastBots", "relabel_options"]
@@ -81,7 +82,14 @@ def relabel_options(select: Any, options: list[tuple[str, Any]], default: Any = 
 
 class _AbstractWidget(type(w.VBox), abc.ABCMeta):
     """The widgets' metaclass with abstract methods: a game app that misses one of
-    :class:`GameApp`'s hooks fails when it is made, not when the hook is first called."""
+    :class:`GameApp`'s hooks fails when it is made, not when the hook is first called.
+
+    An app's widgets are made with :func:`~mathgames.core.shared_looks.shared_looks`:
+    those that never change their layout or style share one empty model of each."""
+
+    def __call__(cls, *args: Any, **kwargs: Any) -> Any:
+        with shared_looks():
+            return super().__call__(*args, **kwargs)
 
 
 class GameApp(w.VBox, metaclass=_AbstractWidget):
@@ -128,6 +136,7 @@ class GameApp(w.VBox, metaclass=_AbstractWidget):
         ``mg-app`` and follows language changes from now on."""
         self.setup = setup
         self._play_box = play_box
+        own_layout(setup), own_layout(play_box)  # shown and hidden in turn
         super().__init__(list(children))
         self.add_class(css_class)
         self.add_class("mg-app")
