@@ -54,7 +54,7 @@ import ipywidgets as w
 from mathgames.core.board_widget import BoardWidget
 from mathgames.core.errors import CorruptSaveError, quoted, read_save
 from mathgames.core.i18n import on_language_change, translator
-from mathgames.core.shared_looks import own_layout, shared_looks
+from mathgames.core.shared_looks import BuiltTogether, own_layout
 from mathgames.core.ui_widget import Confirm, fill_tooltips
 
 __all__ = ["GameApp", "UndoPastBots", "relabel_options"]
@@ -80,16 +80,13 @@ def relabel_options(select: Any, options: list[tuple[str, Any]], default: Any = 
         select.value = value
 
 
-class _AbstractWidget(type(w.VBox), abc.ABCMeta):
+class _AbstractWidget(BuiltTogether, abc.ABCMeta):
     """The widgets' metaclass with abstract methods: a game app that misses one of
     :class:`GameApp`'s hooks fails when it is made, not when the hook is first called.
 
-    An app's widgets are made with :func:`~mathgames.core.shared_looks.shared_looks`:
-    those that never change their layout or style share one empty model of each."""
-
-    def __call__(cls, *args: Any, **kwargs: Any) -> Any:
-        with shared_looks():
-            return super().__call__(*args, **kwargs)
+    An app's widgets are made with :func:`~mathgames.core.shared_looks.built_together`:
+    those that never change their layout or style share one model of each, and each opens
+    its comm once the app is built, with its final state."""
 
 
 class GameApp(w.VBox, metaclass=_AbstractWidget):
@@ -123,6 +120,11 @@ class GameApp(w.VBox, metaclass=_AbstractWidget):
     howto: Any = None
     #: True while :meth:`_set_labels` runs: value events then come from new labels.
     relabelling: bool = False
+
+    def __repr__(self) -> str:
+        """Short (``HalmaApp()``): a notebook shows an app's repr's first 110 characters,
+        and ipywidgets' own repr walked all of its widgets for them."""
+        return f"{type(self).__name__}()"
 
     # -- building --------------------------------------------------------------------------
     def _new_game_confirm(self) -> Confirm:

@@ -41,8 +41,8 @@ import ipywidgets as w
 from ipywidgets.widgets.trait_types import InstanceDict
 from ipywidgets.widgets.widget_description import DescriptionStyle
 
-__all__ = ["DescriptionStyle", "SharedLookError", "SharedStyleModel", "own_layout", "shared_look",
-           "shared_looks"]
+__all__ = ["BuiltTogether", "DescriptionStyle", "SharedLookError", "SharedStyleModel",
+           "built_together", "opened_together", "own_layout", "shared_look", "shared_looks"]
 
 
 class SharedLookError(TypeError):
@@ -94,8 +94,9 @@ def shared_look(kind: type[w.Widget], **properties: str) -> w.Widget:
     key = (kind, *sorted(properties.items()))
     manager = _comm_manager()
     made = _made.get(key)
-    if made is not None and made[0] is manager and made[1].comm is not None:
-        return made[1]
+    if made is not None and made[0] is manager and (
+            made[1].comm is not None or any(made[1] is p for p in _PENDING.get() or ())):
+        return made[1]  # open, or to be opened: not closed
     frozen = _frozen_kinds.get(kind)
     if frozen is None:
         frozen = _frozen_kinds[kind] = type(f"Shared{kind.__name__}", (SharedStyleModel, kind),
@@ -147,3 +148,86 @@ def shared_looks() -> Iterator[None]:
         yield
     finally:
         _SHARING.reset(token)
+
+
+# -- opened together -------------------------------------------------------------------
+
+_PENDING: contextvars.ContextVar[list[w.Widget] | None] = contextvars.ContextVar(
+    "mathgames_opened_together", default=None)
+_plain_open = w.Widget.open
+
+
+def _open_or_wait(self: w.Widget) -> None:
+    pending = _PENDING.get()
+    if pending is not None and self.comm is None:
+        pending.append(self)  # opened with its final state when the block ends
+        return
+    _plain_open(self)
+
+
+w.Widget.open = _open_or_wait
+
+
+def _references(widget: w.Widget) -> Iterator[w.Widget]:
+    """The widgets whose ids ``widget``'s state names (its children, layout, style...)."""
+    values = widget._trait_values  # as set: a default not made yet is made (and opened) later
+    for key in widget.keys:
+        value = values.get(key)
+        for item in value if isinstance(value, list | tuple) else (value,):
+            if isinstance(item, w.Widget):
+                yield item
+
+
+def _open_with_references(widget: w.Widget) -> None:
+    if widget.comm is not None:
+        return
+    for other in _references(widget):  # the page must know them before it reads this one
+        _open_with_references(other)
+    if widget.comm is None:
+        _plain_open(widget)
+
+
+@contextlib.contextmanager
+def opened_together() -> Iterator[None]:
+    """Widgets made in this block open their comm when it ends, with their state then.
+
+    Each widget's ``comm_open`` message carries its whole state, and every property set
+    after it (a label, a CSS class, the options of a list) is one more ``update`` message
+    for the kernel to send and the server to read: a game app sent more updates (115 for
+    Halma) than it opened widgets (99). Opened at the end, a widget's first message is
+    its final state and no update follows. A widget opens after the widgets it names.
+
+    >>> with opened_together():
+    ...     box = w.VBox()
+    ...     box.children = [w.HTML("a")]
+    ...     waiting = box.comm is None
+    >>> waiting, box.comm is not None, box.children[0].comm is not None
+    (True, True, True)
+    """
+    if _PENDING.get() is not None:  # within another such block: that one opens them
+        yield
+        return
+    pending: list[w.Widget] = []
+    token = _PENDING.set(pending)
+    try:
+        yield
+    finally:
+        _PENDING.reset(token)
+        for widget in pending:
+            _open_with_references(widget)
+
+
+@contextlib.contextmanager
+def built_together() -> Iterator[None]:
+    """:func:`shared_looks` and :func:`opened_together`: how a page's widgets are built."""
+    with shared_looks(), opened_together():
+        yield
+
+
+class BuiltTogether(type(w.Widget)):  # type: ignore[misc]
+    """The metaclass of a page's widget whose making is :func:`built_together` (a game app,
+    the join page): ``class JoinPage(w.VBox, metaclass=BuiltTogether)``."""
+
+    def __call__(cls, *args: Any, **kwargs: Any) -> Any:
+        with built_together():
+            return super().__call__(*args, **kwargs)
