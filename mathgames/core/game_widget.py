@@ -54,6 +54,7 @@ import ipywidgets as w
 from mathgames.core.board_widget import BoardWidget
 from mathgames.core.errors import CorruptSaveError, quoted, read_save
 from mathgames.core.i18n import on_language_change, translator
+from mathgames.core.shared_looks import BuiltTogether, own_layout
 from mathgames.core.ui_widget import Confirm, fill_tooltips
 
 __all__ = ["GameApp", "UndoPastBots", "relabel_options"]
@@ -79,9 +80,13 @@ def relabel_options(select: Any, options: list[tuple[str, Any]], default: Any = 
         select.value = value
 
 
-class _AbstractWidget(type(w.VBox), abc.ABCMeta):
+class _AbstractWidget(BuiltTogether, abc.ABCMeta):
     """The widgets' metaclass with abstract methods: a game app that misses one of
-    :class:`GameApp`'s hooks fails when it is made, not when the hook is first called."""
+    :class:`GameApp`'s hooks fails when it is made, not when the hook is first called.
+
+    An app's widgets are made with :func:`~mathgames.core.shared_looks.built_together`:
+    those that never change their layout or style share one model of each, and each opens
+    its comm once the app is built, with its final state."""
 
 
 class GameApp(w.VBox, metaclass=_AbstractWidget):
@@ -116,6 +121,11 @@ class GameApp(w.VBox, metaclass=_AbstractWidget):
     #: True while :meth:`_set_labels` runs: value events then come from new labels.
     relabelling: bool = False
 
+    def __repr__(self) -> str:
+        """Short (``HalmaApp()``): a notebook shows an app's repr's first 110 characters,
+        and ipywidgets' own repr walked all of its widgets for them."""
+        return f"{type(self).__name__}()"
+
     # -- building --------------------------------------------------------------------------
     def _new_game_confirm(self) -> Confirm:
         """The question bar before a game under way is thrown away (yes: :meth:`show_setup`)."""
@@ -128,6 +138,7 @@ class GameApp(w.VBox, metaclass=_AbstractWidget):
         ``mg-app`` and follows language changes from now on."""
         self.setup = setup
         self._play_box = play_box
+        own_layout(setup), own_layout(play_box)  # shown and hidden in turn
         super().__init__(list(children))
         self.add_class(css_class)
         self.add_class("mg-app")

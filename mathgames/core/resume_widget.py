@@ -44,12 +44,11 @@ class ResumeBanner(w.HBox):
         self._pending: str | None = None
         self.message = w.HTML()
         self.resume_button = w.Button(description=_("Resume"), button_style="success",
-                                      icon="play")
+                                      icon="play", layout=w.Layout())
         self.discard_button = w.Button(description=_("Start afresh"))
-        super().__init__([self.message, self.resume_button, self.discard_button])
+        super().__init__([self.message, self.resume_button, self.discard_button],
+                         layout=w.Layout(display="none", align_items="center"))
         self.add_class("mathgames-resume")
-        self.layout.display = "none"
-        self.layout.align_items = "center"
         self.resume_button.on_click(lambda _b: self._resume())
         self.discard_button.on_click(lambda _b: self._discard())
         board.on_stored(self._offer)

@@ -26,6 +26,7 @@ from mathgames.core.board_widget import STATIC
 from mathgames.core.errors import shorten
 from mathgames.core.i18n import translator
 from mathgames.core.levels import Level
+from mathgames.core.shared_looks import shared_look
 from mathgames.core.svg import esc
 
 __all__ = ["Confirm", "EnterSubmits", "HowToPlay", "PageHelper", "ZoomButtons", "by_pointer",
@@ -94,14 +95,13 @@ class HowToPlay(w.VBox):
     def __init__(self, content: Callable[[], str]) -> None:
         self._content = content
         self.button = w.ToggleButton(value=False, icon="question-circle",
-                                     layout=w.Layout(width="auto"))
+                                     layout=shared_look(w.Layout, width="auto"))
         self.button.add_class("mg-howto-button")
         self.text = w.HTML()
-        self.close_button = w.Button(icon="times", layout=w.Layout(width="auto"))
+        self.close_button = w.Button(icon="times", layout=shared_look(w.Layout, width="auto"))
         self.close_button.add_class("mg-howto-close")
-        super().__init__([self.text, self.close_button])
+        super().__init__([self.text, self.close_button], layout=w.Layout(display="none"))
         self.add_class("mg-howto")
-        self.layout.display = "none"
         self.button.observe(lambda _c: self.refresh(), "value")
         self.close_button.on_click(lambda _b: setattr(self.button, "value", False))
         self.refresh()
@@ -146,15 +146,13 @@ class Confirm(w.HBox):
         self._answers = answers or (lambda: (_("Yes, a new game"), _("No, keep playing")))
         self.text = w.HTML()
         self.yes_button = w.Button(button_style="danger", icon="check",
-                                   layout=w.Layout(width="auto"))
+                                   layout=shared_look(w.Layout, width="auto"))
         self.yes_button.add_class("mg-confirm-yes")
-        self.no_button = w.Button(icon="times", layout=w.Layout(width="auto"))
+        self.no_button = w.Button(icon="times", layout=shared_look(w.Layout, width="auto"))
         self.no_button.add_class("mg-confirm-no")
-        super().__init__([self.text, self.yes_button, self.no_button])
+        super().__init__([self.text, self.yes_button, self.no_button], layout=w.Layout(
+            display="none", flex_flow="row wrap", align_items="center"))
         self.add_class("mg-confirm")
-        self.layout.display = "none"
-        self.layout.flex_flow = "row wrap"
-        self.layout.align_items = "center"
         self.yes_button.on_click(lambda _b: self._yes())
         self.no_button.on_click(lambda _b: self.hide())
 
@@ -189,9 +187,9 @@ class ZoomButtons(w.HBox):
 
     def __init__(self, board: Any, levels: tuple[float, ...] = (1.0, 1.6, 2.4)) -> None:
         self.board, self.levels = board, levels
-        self.zoom_out = w.Button(icon="search-minus", layout=w.Layout(width="auto"))
+        self.zoom_out = w.Button(icon="search-minus", layout=shared_look(w.Layout, width="auto"))
         self.zoom_out.add_class("mg-zoom-out")
-        self.zoom_in = w.Button(icon="search-plus", layout=w.Layout(width="auto"))
+        self.zoom_in = w.Button(icon="search-plus", layout=shared_look(w.Layout, width="auto"))
         self.zoom_in.add_class("mg-zoom-in")
         self.zoom_out.on_click(lambda _b: self.step(-1))
         self.zoom_in.on_click(lambda _b: self.step(+1))
@@ -317,7 +315,7 @@ class EnterSubmits(anywidget.AnyWidget):
 
     def __init__(self, button: w.Button | Callable[[], Any], *fields: w.Text,
                  **kwargs: Any) -> None:
-        super().__init__(**kwargs)
+        super().__init__(**{"layout": w.Layout(), **kwargs})
         self.button = button
         self.awaited: int | None = None  # the echo that presses the button
         self._echoes = 0

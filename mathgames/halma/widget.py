@@ -30,6 +30,7 @@ from mathgames.core.game_widget import GameApp, UndoPastBots, relabel_options
 from mathgames.core.i18n import translator
 from mathgames.core.levels import DEFAULT_LEVEL
 from mathgames.core.resume_widget import ResumeBanner
+from mathgames.core.shared_looks import DescriptionStyle, shared_look
 from mathgames.core.svg import esc
 from mathgames.core.ui_widget import (
     HowToPlay,
@@ -104,6 +105,9 @@ class HalmaApp(UndoPastBots, GameApp):
         self.destinations: dict[str, Move] = {}
         self.cursor = self.topology.names[self.topology.center]
         player_counts = [n for n in self.topology.setups if n > 1]
+        wide = shared_look(DescriptionStyle, description_width="initial")
+        # the controls' own descriptions label them: these labels stay hidden
+        hidden = shared_look(w.Layout, display="none")
         # -- set-up panel ------------------------------------------------------------------
         self.howto = HowToPlay(self._howto_html)
         self.title = w.HTML()
@@ -112,7 +116,7 @@ class HalmaApp(UndoPastBots, GameApp):
         self.mode_select.add_class("mg-mode")
         self.players_select = w.Dropdown(options=[(str(n), n) for n in player_counts],
                                          value=players if players in player_counts else 2,
-                                         layout=w.Layout(width="auto"))
+                                         layout=shared_look(w.Layout, width="auto"), style=wide)
         self.players_select.add_class("mg-players")
         default_seats = [_seat(k) for k in seats or ["human"] + [DEFAULT_LEVEL] * 5]
         self.seat_selects = []
@@ -120,37 +124,36 @@ class HalmaApp(UndoPastBots, GameApp):
             kind = default_seats[p] if p < len(default_seats) else DEFAULT_LEVEL
             select = w.Dropdown(options=[("", k) for k in SEAT_KINDS],
                                 value=kind if kind in SEAT_KINDS else DEFAULT_LEVEL,
-                                layout=w.Layout(width="30em"))
+                                layout=shared_look(w.Layout, width="30em"), style=wide)
             select.add_class(f"mg-seat-{p + 1}")
             self.seat_selects.append(select)
-        self.seat_labels = [w.HTML() for _p in range(6)]
-        self.seat_rows = [w.HBox([label, select]) for label, select in
+        self.seat_labels = [w.HTML(layout=hidden) for _p in range(6)]
+        self.seat_rows = [w.HBox([label, select], layout=w.Layout()) for label, select in
                           zip(self.seat_labels, self.seat_selects, strict=True)]
         self.limit_input = w.BoundedIntText(value=move_limit, min=0, max=100000,
-                                            layout=w.Layout(width="8em"))
+                                            layout=w.Layout(width="8em"), style=wide)
         self.limit_input.add_class("mg-move-limit")
         self.pieces_select = w.Dropdown(
             options=[(str(n), n) for n in self.topology.camp_sizes()],
-            value=self.topology.camp_sizes()[0], layout=w.Layout(width="auto"))
+            value=self.topology.camp_sizes()[0], layout=shared_look(w.Layout, width="auto"),
+            style=wide)
         self.pieces_select.add_class("mg-pieces")
-        self.players_label, self.limit_label, self.pieces_label = w.HTML(), w.HTML(), w.HTML()
-        for label in (self.players_label, self.limit_label, self.pieces_label,
-                      *self.seat_labels):
-            label.layout.display = "none"  # the controls' own descriptions label them
-        for control in (self.players_select, *self.seat_selects, self.limit_input,
-                        self.pieces_select):
-            control.style.description_width = "initial"
+        self.players_label, self.limit_label, self.pieces_label = (
+            w.HTML(layout=hidden), w.HTML(layout=hidden), w.HTML(layout=hidden))
         self.level_help = w.HTML()
         self.level_help.add_class("mg-level-help")
         self.game_options = w.VBox([w.HBox([self.players_label, self.players_select]),
                                     *self.seat_rows, self.level_help,
-                                    w.HBox([self.limit_label, self.limit_input])])
-        self.puzzle_options = w.VBox([w.HBox([self.pieces_label, self.pieces_select])])
-        self.puzzle_help = w.HTML()
+                                    w.HBox([self.limit_label, self.limit_input])],
+                                   layout=w.Layout())
+        self.puzzle_options = w.VBox([w.HBox([self.pieces_label, self.pieces_select])],
+                                     layout=w.Layout())
+        self.puzzle_help = w.HTML(layout=w.Layout())
         self.start_button = w.Button(button_style="success", icon="play")
         self.start_button.add_class("mg-start")
         self.setup = w.VBox([self.title, self.howto.button, self.mode_select, self.game_options,
-                             self.puzzle_options, self.puzzle_help, self.start_button])
+                             self.puzzle_options, self.puzzle_help, self.start_button],
+                            layout=w.Layout())
         self.setup.add_class("mg-setup")
         # -- the game ----------------------------------------------------------------------
         self.board = BoardWidget()
@@ -164,11 +167,11 @@ class HalmaApp(UndoPastBots, GameApp):
         self.undo_button.add_class("mg-undo")
         self.new_button = w.Button(icon="refresh")
         self.new_button.add_class("mg-new")
-        self.bot_button = w.Button(icon="step-forward")
+        self.bot_button = w.Button(icon="step-forward", layout=w.Layout())
         self.bot_button.add_class("mg-bot-move")
-        self.solution_step_button = w.Button(icon="lightbulb-o")
+        self.solution_step_button = w.Button(icon="lightbulb-o", layout=w.Layout())
         self.solution_step_button.add_class("mg-solution-step")
-        self.solution_all_button = w.Button(icon="fast-forward")
+        self.solution_all_button = w.Button(icon="fast-forward", layout=w.Layout())
         self.solution_all_button.add_class("mg-solution-all")
         self.zooms = ZoomButtons(self.board, ZOOMS)
         self.zoom_in_button, self.zoom_out_button = self.zooms.zoom_in, self.zooms.zoom_out
@@ -188,7 +191,7 @@ class HalmaApp(UndoPastBots, GameApp):
         self.board_row = w.HBox([self.board, self.side])
         self.board_row.add_class("mg-board-row")
         self.game_box = w.VBox([self.status, self.message, self.confirm, self.controls,
-                                self.help, self.board_row])
+                                self.help, self.board_row], layout=w.Layout())
         self.game_box.add_class("mg-game")
         self.resume = ResumeBanner(self.board, self.load)
         self._mount([self.resume, self.howto, self.setup, self.game_box], self.setup,

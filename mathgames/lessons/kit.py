@@ -41,6 +41,7 @@ import ipywidgets as w
 
 from mathgames.core.errors import shorten
 from mathgames.core.i18n import get_language, translator
+from mathgames.core.shared_looks import built_together
 from mathgames.core.ui_widget import EnterSubmits
 from mathgames.lessons.steps import HIDE, READY_CLASS, LessonSteps, show_everything, steps_bar
 
@@ -650,10 +651,11 @@ def game_link(notebook: str, text: str, lesson: str) -> w.HTML:
     from mathgames.pages.header import link
 
     address = link(notebook, here=page_path(lesson))
-    box = w.HTML(f'<p style="font-size:20px">▶ <a href="{html.escape(address)}" '
-                 f'target="_blank" rel="noopener" class="mg-lesson-game">{html.escape(text)}'
-                 "</a></p>")
-    box.add_class("mg-lesson-game-link")
+    with built_together():  # a link that never changes its look
+        box = w.HTML(f'<p style="font-size:20px">▶ <a href="{html.escape(address)}" '
+                     f'target="_blank" rel="noopener" class="mg-lesson-game">'
+                     f'{html.escape(text)}</a></p>')
+        box.add_class("mg-lesson-game-link")
     return box
 
 

@@ -24,6 +24,7 @@ from mathgames.core.errors import CorruptSaveError, MathgamesError
 from mathgames.core.game_widget import GameApp, relabel_options
 from mathgames.core.i18n import LANGUAGES, translator
 from mathgames.core.resume_widget import ResumeBanner
+from mathgames.core.shared_looks import shared_look
 from mathgames.core.svg import esc
 from mathgames.core.ui_widget import (
     HowToPlay,
@@ -118,14 +119,16 @@ class MatematikoApp(GameApp):
         self.title = w.HTML()
         self.mode_select = w.ToggleButtons(options=[("", m) for m in MODES], value=self.mode)
         self.mode_select.add_class("mg-mode")
-        self.code_input = w.Text(value=code or new_code(), layout=w.Layout(width="12em"))
+        self.code_input = w.Text(value=code or new_code(), layout=w.Layout(width="12em"),
+                                 style={"description_width": "initial"})
         self.code_input.add_class("mg-code-input")
-        self.new_code_button = w.Button(icon="refresh", layout=w.Layout(width="auto"))
+        self.new_code_button = w.Button(icon="refresh", layout=shared_look(w.Layout, width="auto"))
         self.new_code_button.add_class("mg-new-code")
         self.names_input = w.Textarea(value="\n".join(names or []), rows=4,
-                                      layout=w.Layout(width="22em"))
+                                      layout=w.Layout(width="22em"),
+                                      style={"description_width": "initial"})
         self.names_input.add_class("mg-names")
-        self.names_box = w.VBox([w.HTML(), self.names_input])
+        self.names_box = w.VBox([w.HTML(layout=w.Layout(display="none")), self.names_input])
         chosen = {LEGACY_BOTS.get(kind, kind) for kind in bots}
         self.bot_checks = {kind: w.Checkbox(value=kind in chosen, indent=False)
                            for kind in LEVELS}
@@ -138,8 +141,8 @@ class MatematikoApp(GameApp):
         self.start_button.add_class("mg-start")
         self.setup_message = w.HTML()
         self.setup_message.add_class("mg-setup-message")
-        self.code_label = w.HTML()
-        self.setup = w.VBox([
+        self.code_label = w.HTML(layout=w.Layout(display="none"))
+        self.setup = w.VBox(layout=w.Layout(), children=[
             self.title, self.howto.button, self.mode_select,
             w.HBox([self.code_label, self.code_input, self.new_code_button]),
             self.names_box, self.bots_label, w.HBox(list(self.bot_checks.values())),
@@ -148,8 +151,7 @@ class MatematikoApp(GameApp):
         ])
         self.setup.add_class("mg-setup")
         # -- the game --------------------------------------------------------
-        self.board = BoardWidget(storage_key=STORAGE_KEY)
-        self.board.layout.max_width = "640px"
+        self.board = BoardWidget(storage_key=STORAGE_KEY, layout=w.Layout(max_width="640px"))
         self.board.add_class("mg-matematiko-grid")
         self.board.on_cell_click(self._clicked)
         self.board.on_key(self._key)
@@ -157,7 +159,7 @@ class MatematikoApp(GameApp):
         self.player_select = w.Dropdown(options=[], layout=w.Layout(width="16em"))
         self.player_select.add_class("mg-player")
         self.player_select.observe(self._player_changed, "value")
-        self.call_button = w.Button(button_style="primary", icon="bullhorn")
+        self.call_button = w.Button(button_style="primary", icon="bullhorn", layout=w.Layout())
         self.call_button.add_class("mg-call")
         self.undo_button = w.Button(icon="undo")
         self.undo_button.add_class("mg-undo")
@@ -183,9 +185,9 @@ class MatematikoApp(GameApp):
                                 self.hint_toggle, self.new_button, self.howto.button])
         self.controls.add_class("mg-controls")
         self.game = w.VBox([self.controls, self.confirm, self.status, self.message, self.board,
-                            self.legend, self.total, self.results, self.csv_link])
+                            self.legend, self.total, self.results, self.csv_link],
+                           layout=w.Layout(display="none"))
         self.game.add_class("mg-game")
-        self.game.layout.display = "none"
         self.start_button.on_click(lambda _b: self.start())
         self.new_code_button.on_click(lambda _b: setattr(self.code_input, "value", new_code()))
         self.mode_select.observe(self._mode_changed, "value")
@@ -206,16 +208,12 @@ class MatematikoApp(GameApp):
         relabel_options(self.mode_select,
                         [(_("Solitaire"), "solitaire"), (_("Class game"), "class")])
         # The inputs carry their own labels (a screen reader names each by its label).
-        self.code_label.layout.display = "none"
         self.code_input.description = _("Game code")
-        self.code_input.style.description_width = "initial"
-        self.names_box.children[0].layout.display = "none"
         self.new_code_button.tooltip = _("A new game code")
         together = self.mode_select.value == "class"
         self.names_input.description = (_("Players (one name per line)") if together
                                         else _("Your name"))
         self.names_input.rows = 4 if together else 1  # a list of names, or one
-        self.names_input.style.description_width = "initial"
         self.names_input.placeholder = _("Player 1")
         self.bots_label.value = esc(_("Bots that play along:"))
         for kind, box in self.bot_checks.items():

@@ -20,6 +20,7 @@ from __future__ import annotations
 import ipywidgets as w
 
 from mathgames.core.i18n import LANGUAGES, get_language, set_language, translator
+from mathgames.core.shared_looks import built_together
 from mathgames.core.svg import esc
 from mathgames.core.ui_widget import PageHelper
 from mathgames.page_list import PAGES, Page, page_path, page_title
@@ -242,9 +243,10 @@ def header(notebook: str, title: str | None = None, language: str | None = None)
     """
     if language is not None:
         set_language(language)
-    bar = w.HTML(header_html(notebook, title))
-    bar.add_class("mg-header-widget")
-    return w.VBox([bar, PageHelper()])
+    with built_together():  # none of the three ever changes its layout or style
+        bar = w.HTML(header_html(notebook, title))
+        bar.add_class("mg-header-widget")
+        return w.VBox([bar, PageHelper()])
 
 
 def card_html(page: Page, note: str = "") -> str:

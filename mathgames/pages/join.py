@@ -20,6 +20,7 @@ from mathgames.classroom.store import Event, UnknownSessionError, normalize_code
 from mathgames.core.board_widget import BoardWidget
 from mathgames.core.errors import MathgamesError
 from mathgames.core.i18n import translator
+from mathgames.core.shared_looks import BuiltTogether
 from mathgames.core.svg import esc
 from mathgames.core.ui_widget import Confirm, EnterSubmits
 from mathgames.matematiko.match import cell_index, cell_name
@@ -47,8 +48,11 @@ CALLING_KINDS = frozenset({"call", "uncall", "again", "remove"})
 FINAL_KINDS = CALLING_KINDS | {"place"}
 
 
-class JoinPage(w.VBox):
-    """Join a class by its code and play the teacher's Matematiko game on this device."""
+class JoinPage(w.VBox, metaclass=BuiltTogether):
+    """Join a class by its code and play the teacher's Matematiko game on this device.
+
+    Built together (:func:`~mathgames.core.shared_looks.built_together`): the page opens
+    its widgets once they are made, and those that never change their look share one."""
 
     def __init__(self, code: str | None = None) -> None:
         self.room = classroom()
@@ -67,14 +71,15 @@ class JoinPage(w.VBox):
         # Enter in either box joins, as the button does
         self.enter = EnterSubmits(self.join_button, self.code_input, self.name_input)
         self.form = w.VBox([w.HTML(f"<h2>{esc(_('Join a class'))}</h2>"), self.code_input,
-                            self.name_input, self.join_button, self.enter])
+                            self.name_input, self.join_button, self.enter],
+                           layout=w.Layout())
         self.form.add_class("mg-join-form")
         self.message = w.HTML("")
         self.message.add_class("mg-join-message")
         self.status = w.HTML("")
         self.status.add_class("mg-join-status")
-        self.board = BoardWidget(label=_("Your Matematiko grid"), storage_key=STORAGE_KEY)
-        self.board.layout.display = "none"
+        self.board = BoardWidget(label=_("Your Matematiko grid"), storage_key=STORAGE_KEY,
+                                 layout=w.Layout(display="none"))
         self.board.on_cell_click(self.click)
         self.board.on_key(self._key)
         self.cursor = 12  # the keyboard's cell (the middle), framed on the grid
@@ -101,6 +106,9 @@ class JoinPage(w.VBox):
                           self.leave_button, self.leave_confirm])
         self.add_class("mg-join-page")
         self.add_class("mg-app")  # the game pages' sizes for a projector and a phone
+
+    def __repr__(self) -> str:
+        return "JoinPage()"  # not every widget's state (a notebook shows 110 characters)
 
     # -- joining -------------------------------------------------------------------------------
     def join_now(self, code: str, name: str) -> None:

@@ -75,6 +75,7 @@ from mathgames.server.reaper import KernelReaper
 from mathgames.server.render import (
     AppKernelManager,
     RenderLedger,
+    cache_page_config,
     cache_page_templates,
     lighter_page_config,
 )
@@ -154,6 +155,7 @@ class AppVoila(Voila):
 
     def init_settings(self) -> dict[str, Any]:
         cache_page_templates()
+        cache_page_config()
         fast_message_dates()
         if self.voila_configuration.page_config_hook is None:
             self.voila_configuration.page_config_hook = lighter_page_config

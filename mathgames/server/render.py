@@ -6,10 +6,12 @@ from __future__ import annotations
 
 import asyncio
 import contextvars
+import copy
 from collections.abc import Callable
 from typing import Any
 
 import jinja2
+import voila.handler
 from jupyter_server.services.kernels.kernelmanager import AsyncMappingKernelManager
 from voila.exporter import VoilaExporter
 
@@ -24,6 +26,7 @@ __all__ = [
     "Render",
     "RenderLedger",
     "TemplateCache",
+    "cache_page_config",
     "cache_page_templates",
     "lighter_page_config",
     "render_slot",
@@ -73,6 +76,34 @@ def cache_page_templates() -> None:
 
     VoilaExporter._create_environment = create_with_cache
     VoilaExporter._mathgames_cached = True
+
+
+def cache_page_config() -> None:
+    """Make Voila's page handler read the page configuration once per server (idempotent).
+
+    For every page Voila read each front-end extension's ``package.json`` from disk again
+    (a sixth of the page request's own work). The configuration names the server's
+    address and its extensions, nothing of a visitor or a kernel; each page gets its own
+    copy (and Voila copies it again before it adds the page's theme).
+    """
+    if getattr(voila.handler, "_mathgames_cached_config", False):
+        return
+    read = voila.handler.get_page_config
+    made: list[tuple[tuple[Any, ...], dict[str, Any]]] = []
+
+    def cached(base_url: str, settings: dict[str, Any], log: Any,
+               voila_configuration: Any) -> dict[str, Any]:
+        key = (base_url, settings, voila_configuration)
+        for known, config in made:  # by identity: one server's settings and configuration
+            if known[0] == base_url and known[1] is settings and known[2] is voila_configuration:
+                return copy.deepcopy(config)
+        config = read(base_url=base_url, settings=settings, log=log,
+                      voila_configuration=voila_configuration)
+        made.append((key, config))
+        return copy.deepcopy(config)
+
+    voila.handler.get_page_config = cached
+    voila.handler._mathgames_cached_config = True
 
 
 #: Front-end extensions only charts (bqplot) and shown code (pygments) use.

@@ -23,6 +23,7 @@ import ipywidgets as w
 
 from mathgames.core.game_widget import relabel_options
 from mathgames.core.i18n import translator
+from mathgames.core.shared_looks import DescriptionStyle, shared_look
 from mathgames.core.svg import esc
 from mathgames.core.ui_widget import section
 from mathgames.triomino.rules import PRESETS, RuleSet
@@ -92,28 +93,34 @@ class RulesEditor(w.VBox):
 
     def __init__(self) -> None:
         self.relabelling = False
+        # the rows of the form look alike and never change: one layout and style each
+        row_layout, row_style = (shared_look(w.Layout, width="34em"),
+                                 shared_look(DescriptionStyle, description_width="26em"))
         self.base_select = w.Dropdown(options=[], layout=w.Layout(width="30em"),
                                       style={"description_width": "9em"})
         self.base_select.add_class("mg-base-preset")
-        self.number_inputs = {f: w.IntText(layout=w.Layout(width="34em"),
-                                           style={"description_width": "26em"})
+        self.number_inputs = {f: w.IntText(layout=row_layout, style=row_style)
                               for f in NUMBER_FIELDS}
         # labelled 1, 2, 3 (hexagons at once) beside the row's label, for screen readers too
-        self.hexagon_inputs = [w.IntText(description=str(k), layout=w.Layout(width="7em"),
-                                         style={"description_width": "initial"})
+        self.hexagon_inputs = [w.IntText(description=str(k),
+                                         layout=shared_look(w.Layout, width="7em"),
+                                         style=shared_look(DescriptionStyle,
+                                                           description_width="initial"))
                                for k in (1, 2, 3)]
         self.hexagon_label = w.HTML()
         self.switch_inputs = {f: w.Checkbox(indent=False) for f in SWITCH_FIELDS}
-        self.draw_when_select = w.Dropdown(options=[], layout=w.Layout(width="48em"),
-                                           style={"description_width": "26em"})
-        self.place_drawn_select = w.Dropdown(options=[], layout=w.Layout(width="48em"),
-                                             style={"description_width": "26em"})
+        self.draw_when_select = w.Dropdown(options=[], layout=shared_look(w.Layout, width="48em"),
+                                           style=row_style)
+        self.place_drawn_select = w.Dropdown(options=[],
+                                             layout=shared_look(w.Layout, width="48em"),
+                                             style=row_style)
         for name, box in self.number_inputs.items():
             box.add_class(f"mg-rule-{name.replace('_', '-')}")
         super().__init__([
             self.base_select, *self.number_inputs.values(),
             w.HBox([self.hexagon_label, *self.hexagon_inputs]),
-            self.draw_when_select, self.place_drawn_select, *self.switch_inputs.values()])
+            self.draw_when_select, self.place_drawn_select, *self.switch_inputs.values()],
+            layout=w.Layout())
         self.add_class("mg-custom-rules")
         self.base_select.observe(self._base_changed, "value")
 

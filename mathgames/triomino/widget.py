@@ -26,6 +26,7 @@ from mathgames.core.game_widget import GameApp, UndoPastBots, relabel_options
 from mathgames.core.i18n import LANGUAGES, translator
 from mathgames.core.levels import DEFAULT_LEVEL
 from mathgames.core.resume_widget import ResumeBanner
+from mathgames.core.shared_looks import DescriptionStyle, shared_look
 from mathgames.core.svg import TEXT_PALETTE, esc
 from mathgames.core.ui_widget import (
     HowToPlay,
@@ -101,19 +102,22 @@ class TriominoApp(UndoPastBots, GameApp):
         # -- set-up panel ---------------------------------------------------------
         self.howto = HowToPlay(self._howto_html)
         self.title = w.HTML()
-        self.preset_select = w.Dropdown(options=[], layout=w.Layout(width="22em"))
+        # the set-up's rows look alike and never change: one layout and style for them
+        row_layout, row_style = (shared_look(w.Layout, width="30em"),
+                                 shared_look(DescriptionStyle, description_width="9em"))
+        self.preset_select = w.Dropdown(options=[], layout=row_layout, style=row_style)
         self.preset_select.add_class("mg-preset")
         self.players_select = w.Dropdown(options=list(range(1, 7)), value=players,
-                                         layout=w.Layout(width="16em"))
+                                         layout=row_layout, style=row_style)
         self.players_select.add_class("mg-players")
         self.bots_select = w.Dropdown(options=list(range(0, 6)), value=bots,
-                                      layout=w.Layout(width="16em"))
+                                      layout=row_layout, style=row_style)
         self.bots_select.add_class("mg-bots")
-        self.bot_select = w.Dropdown(options=[], layout=w.Layout(width="22em"))
+        self.bot_select = w.Dropdown(options=[], layout=row_layout, style=row_style)
         self.bot_select.add_class("mg-bot-kind")
         self.level_help = w.HTML()
         self.level_help.add_class("mg-level-help")
-        self.seed_input = w.IntText(value=seed, layout=w.Layout(width="16em"))
+        self.seed_input = w.IntText(value=seed, layout=row_layout, style=row_style)
         self.seed_input.add_class("mg-seed")
         self.custom_box = RulesEditor()
         self.base_select = self.custom_box.base_select
@@ -126,38 +130,34 @@ class TriominoApp(UndoPastBots, GameApp):
         self.start_button.add_class("mg-start")
         self.setup_message = w.HTML()
         self.setup_message.add_class("mg-setup-message")
-        wide = {"description_width": "9em"}
-        for widget in (self.preset_select, self.players_select, self.bots_select,
-                       self.bot_select, self.seed_input):
-            widget.style = wide
-            widget.layout.width = "30em"
         self.setup = w.VBox([self.title, self.howto.button, self.preset_select, self.custom_box,
                              self.players_select, self.bots_select, self.bot_select,
                              self.level_help,
-                             self.seed_input, self.start_button, self.setup_message])
+                             self.seed_input, self.start_button, self.setup_message],
+                            layout=w.Layout())
         self.setup.add_class("mg-setup")
         # -- the game ----------------------------------------------------------------
-        self.board = BoardWidget(storage_key=STORAGE_KEY)
-        self.board.layout.max_width = "900px"
+        self.board = BoardWidget(storage_key=STORAGE_KEY, layout=w.Layout(max_width="900px"))
         self.board.on_cell_click(self._board_clicked)
         self.board.on_key(self._key)
         self.board.add_class("mg-triomino-table")
-        self.rack = BoardWidget()
-        self.rack.layout.max_width = "900px"
+        self.rack = BoardWidget(layout=w.Layout(max_width="900px"))
         self.rack.on_cell_click(self._rack_clicked)
         self.rack.on_key(self._key)
         self.rack.add_class("mg-triomino-rack")
         self.banner = ResumeBanner(self.board, self.load)
-        self.rotate_button = w.Button(icon="repeat")
-        self.hint_button = w.ToggleButton(value=False, icon="lightbulb-o")
-        self.draw_button = w.Button(icon="download")
-        self.pass_button = w.Button(icon="forward")
-        self.undo_button = w.Button(icon="undo")
-        self.zoom_in_button = w.Button(icon="search-plus", layout=w.Layout(width="3em"))
-        self.zoom_out_button = w.Button(icon="search-minus", layout=w.Layout(width="3em"))
-        self.next_round_button = w.Button(button_style="primary", icon="step-forward")
-        self.new_game_button = w.Button(icon="plus")
-        self.ready_button = w.Button(button_style="warning", icon="eye")
+        auto, narrow = shared_look(w.Layout, width="auto"), shared_look(w.Layout, width="3em")
+        self.rotate_button = w.Button(icon="repeat", layout=auto)
+        self.hint_button = w.ToggleButton(value=False, icon="lightbulb-o", layout=auto)
+        self.draw_button = w.Button(icon="download", layout=auto)
+        self.pass_button = w.Button(icon="forward", layout=auto)
+        self.undo_button = w.Button(icon="undo", layout=auto)
+        self.zoom_in_button = w.Button(icon="search-plus", layout=narrow)
+        self.zoom_out_button = w.Button(icon="search-minus", layout=narrow)
+        self.next_round_button = w.Button(button_style="primary", icon="step-forward",
+                                          layout=w.Layout(width="auto"))
+        self.new_game_button = w.Button(icon="plus", layout=auto)
+        self.ready_button = w.Button(button_style="warning", icon="eye", layout=auto)
         for widget, css in ((self.rotate_button, "mg-rotate"), (self.hint_button, "mg-hint"),
                             (self.draw_button, "mg-draw"), (self.pass_button, "mg-pass"),
                             (self.undo_button, "mg-undo"), (self.zoom_in_button, "mg-zoom-in"),
@@ -165,14 +165,12 @@ class TriominoApp(UndoPastBots, GameApp):
                             (self.next_round_button, "mg-next-round"),
                             (self.new_game_button, "mg-new"), (self.ready_button, "mg-ready")):
             widget.add_class(css)
-            if widget not in (self.zoom_in_button, self.zoom_out_button):
-                widget.layout.width = "auto"
         self.status = w.HTML()
         self.status.add_class("mg-status")
         self.message = w.HTML()
         self.message.add_class("mg-message")
         self.ready_label = w.HTML()
-        self.ready_box = w.HBox([self.ready_label, self.ready_button])
+        self.ready_box = w.HBox([self.ready_label, self.ready_button], layout=w.Layout())
         self.ready_box.add_class("mg-ready-box")
         self.sheet = w.HTML()
         self.sheet.add_class("mg-score-sheet")
@@ -181,17 +179,17 @@ class TriominoApp(UndoPastBots, GameApp):
         self.confirm = self._new_game_confirm()
         self.controls = w.HBox([self.rotate_button, self.hint_button, self.draw_button,
                                 self.pass_button, self.undo_button, self.zoom_out_button,
-                                self.zoom_in_button, self.new_game_button, self.howto.button])
-        self.controls.layout.flex_flow = "row wrap"
+                                self.zoom_in_button, self.new_game_button, self.howto.button],
+                               layout=w.Layout(flex_flow="row wrap"))
         self.controls.add_class("mg-controls")
         self.help = w.HTML()
         self.help.add_class("mg-help")
         self.play_area = w.VBox([self.status, self.message, self.confirm, self.board,
                                  self.ready_box, self.rack, self.controls, self.help,
                                  self.summary,
-                                 self.next_round_button, self.sheet])
+                                 self.next_round_button, self.sheet],
+                                layout=w.Layout(display="none"))
         self.play_area.add_class("mg-game")
-        self.play_area.layout.display = "none"
         # -- events --------------------------------------------------------------------
         self.start_button.on_click(lambda _b: self.start())
         self.rotate_button.on_click(lambda _b: self.rotate())
