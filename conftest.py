@@ -100,7 +100,8 @@ def pytest_sessionstart(session: pytest.Session) -> None:
 
         here = config.invocation_params.dir
         prepared.start([str(here / arg) for arg in config.args],
-                       narrowed=bool(config.option.keyword or config.option.markexpr))
+                       narrowed=bool(config.option.keyword or config.option.markexpr
+                                     or config.option.collectonly))
 
 
 def pytest_sessionfinish(session: pytest.Session) -> None:

@@ -3,14 +3,14 @@
 Three tests install the package into a new virtual environment, as a teacher, Binder and a
 school's image do. Each install takes about a minute, most of it waiting for pip's
 downloads and unpacking, not for the processor. Made inside a test, that minute holds one
-of the suite's two workers; started when the session starts (:func:`start`, from the root
+of the suite's workers; started when the session starts (:func:`start`, from the root
 ``conftest.py``, in the main process before the workers begin) it runs beside the other
 tests, and the test that needs it waits only for what is left (:func:`wait`).
 
-An install starts only when the session's paths include a test file that uses it and no
-``-k`` or ``-m`` narrows the run; otherwise the test makes it itself, in its own temporary
-folder, when it asks for it. An install that fails fails the tests that use it, with
-pip's own words. The folders are removed when the session ends.
+An install starts only when the session's paths include a test file that uses it, no
+``-k`` or ``-m`` narrows the run and it is not ``--collect-only``; otherwise the test makes
+it itself, in its own temporary folder, when it asks for it. An install that fails fails the
+tests that use it, with pip's own words. The folders are removed when the session ends.
 
 >>> sorted(JOBS)
 ['binder', 'image', 'teacher']
