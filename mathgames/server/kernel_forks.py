@@ -100,14 +100,10 @@ PRELOAD = (
     "mathgames.triomino.widget",
     "mathgames.matematiko.widget",
     "mathgames.halma.widget",
-    # the class's pages: the join page is on every student's way in
+    # the class's pages: the join page is on every student's way in (the teacher's page,
+    # one a class, imports charts and pandas: 80 MiB more in the template, not preloaded)
     "mathgames.pages.join",
     "mathgames.pages.table",
-    # the lessons' charts (bqplot brings numpy and pandas) and exact answers (sympy), also
-    # the teacher's page's charts: each about 1 s of a lesson page's kernel at load, and
-    # together about 76 MiB once in the template (a forked kernel shares those pages)
-    "bqplot",
-    "sympy",
 )
 
 _LAUNCHER_MODULES = ("ipykernel_launcher", "ipykernel")
