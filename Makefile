@@ -21,7 +21,7 @@ TRUSTED_PROXY ?=
 PYTEST_ARGS ?=
 # pytest workers (pytest-xdist; each test file stays on one worker): 0 runs in one process.
 # Three on two cores: the suite waits more than it computes (servers, browsers, timers), and a
-# third worker uses that time (14.4 minutes with two on a fresh 2-core clone, 11.3 with three)
+# third worker uses that time (14.4 minutes with two on a fresh 2-core clone, 11.1-12.4 with three)
 TEST_JOBS ?= 3
 
 .PHONY: app lab test chromium postgresql haproxy lint catalogs bench clean site
