@@ -54,8 +54,8 @@ import ipywidgets as w
 from mathgames.core.board_widget import BoardWidget
 from mathgames.core.errors import CorruptSaveError, quoted, read_save
 from mathgames.core.i18n import on_language_change, translator
-from mathgames.core.shared_looks import BuiltTogether, own_layout
 from mathgames.core.ui_widget import Confirm, fill_tooltips
+from mathgames.core.widget_looks import BuiltTogether, own_layout
 
 __all__ = ["GameApp", "UndoPastBots", "relabel_options"]
 
@@ -84,7 +84,7 @@ class _AbstractWidget(BuiltTogether, abc.ABCMeta):
     """The widgets' metaclass with abstract methods: a game app that misses one of
     :class:`GameApp`'s hooks fails when it is made, not when the hook is first called.
 
-    An app's widgets are made with :func:`~mathgames.core.shared_looks.built_together`:
+    An app's widgets are made with :func:`~mathgames.core.widget_looks.built_together`:
     those that never change their layout or style share one model of each, and each opens
     its comm once the app is built, with its final state."""
 

@@ -26,8 +26,8 @@ from mathgames.core.board_widget import STATIC
 from mathgames.core.errors import shorten
 from mathgames.core.i18n import translator
 from mathgames.core.levels import Level
-from mathgames.core.shared_looks import shared_look
 from mathgames.core.svg import esc
+from mathgames.core.widget_looks import shared_look
 
 __all__ = ["Confirm", "EnterSubmits", "HowToPlay", "PageHelper", "ZoomButtons", "by_pointer",
            "fill_tooltips", "level_help", "section"]

@@ -30,7 +30,6 @@ from mathgames.core.game_widget import GameApp, UndoPastBots, relabel_options
 from mathgames.core.i18n import translator
 from mathgames.core.levels import DEFAULT_LEVEL
 from mathgames.core.resume_widget import ResumeBanner
-from mathgames.core.shared_looks import DescriptionStyle, shared_look
 from mathgames.core.svg import esc
 from mathgames.core.ui_widget import (
     HowToPlay,
@@ -39,6 +38,7 @@ from mathgames.core.ui_widget import (
     level_help,
     section,
 )
+from mathgames.core.widget_looks import DescriptionStyle, shared_look
 from mathgames.halma.bots import LEVELS, levels_on
 from mathgames.halma.game import DEFAULT_FILL_RULE, PASS, TURNS_PER_PIECE, Game, Move
 from mathgames.halma.solutions import SOLUTIONS

@@ -41,8 +41,8 @@ import ipywidgets as w
 
 from mathgames.core.errors import shorten
 from mathgames.core.i18n import get_language, translator
-from mathgames.core.shared_looks import built_together
 from mathgames.core.ui_widget import EnterSubmits
+from mathgames.core.widget_looks import built_together
 from mathgames.lessons.steps import HIDE, READY_CLASS, LessonSteps, show_everything, steps_bar
 
 __all__ = [

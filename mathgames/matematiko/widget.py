@@ -24,7 +24,6 @@ from mathgames.core.errors import CorruptSaveError, MathgamesError
 from mathgames.core.game_widget import GameApp, relabel_options
 from mathgames.core.i18n import LANGUAGES, translator
 from mathgames.core.resume_widget import ResumeBanner
-from mathgames.core.shared_looks import shared_look
 from mathgames.core.svg import esc
 from mathgames.core.ui_widget import (
     HowToPlay,
@@ -32,6 +31,7 @@ from mathgames.core.ui_widget import (
     level_help,
     section,
 )
+from mathgames.core.widget_looks import shared_look
 from mathgames.matematiko.bots import BOTS, LEVELS, Bot, make_bot, play_deal
 from mathgames.matematiko.deck import GameCodeError, new_code, normalize_code
 from mathgames.matematiko.match import Match, Player, cell_index, cell_name

@@ -20,9 +20,9 @@ from __future__ import annotations
 import ipywidgets as w
 
 from mathgames.core.i18n import LANGUAGES, get_language, set_language, translator
-from mathgames.core.shared_looks import built_together
 from mathgames.core.svg import esc
 from mathgames.core.ui_widget import PageHelper
+from mathgames.core.widget_looks import built_together
 from mathgames.page_list import PAGES, Page, page_path, page_title
 from mathgames.site.links import joinable, static_site, static_site_block
 

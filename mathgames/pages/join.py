@@ -20,9 +20,9 @@ from mathgames.classroom.store import Event, UnknownSessionError, normalize_code
 from mathgames.core.board_widget import BoardWidget
 from mathgames.core.errors import MathgamesError
 from mathgames.core.i18n import translator
-from mathgames.core.shared_looks import BuiltTogether
 from mathgames.core.svg import esc
 from mathgames.core.ui_widget import Confirm, EnterSubmits
+from mathgames.core.widget_looks import BuiltTogether
 from mathgames.matematiko.match import cell_index, cell_name
 from mathgames.matematiko.view import GRID_ARROWS, cell_title, render_grid, step_cell
 from mathgames.pages.live import (
@@ -51,7 +51,7 @@ FINAL_KINDS = CALLING_KINDS | {"place"}
 class JoinPage(w.VBox, metaclass=BuiltTogether):
     """Join a class by its code and play the teacher's Matematiko game on this device.
 
-    Built together (:func:`~mathgames.core.shared_looks.built_together`): the page opens
+    Built together (:func:`~mathgames.core.widget_looks.built_together`): the page opens
     its widgets once they are made, and those that never change their look share one."""
 
     def __init__(self, code: str | None = None) -> None:

@@ -23,9 +23,9 @@ import ipywidgets as w
 
 from mathgames.core.game_widget import relabel_options
 from mathgames.core.i18n import translator
-from mathgames.core.shared_looks import DescriptionStyle, shared_look
 from mathgames.core.svg import esc
 from mathgames.core.ui_widget import section
+from mathgames.core.widget_looks import DescriptionStyle, shared_look
 from mathgames.triomino.rules import PRESETS, RuleSet
 from mathgames.triomino.table import ORIGIN, Placement, Table
 from mathgames.triomino.tiles import Tile

@@ -26,13 +26,13 @@ from mathgames.core.game_widget import GameApp, UndoPastBots, relabel_options
 from mathgames.core.i18n import LANGUAGES, translator
 from mathgames.core.levels import DEFAULT_LEVEL
 from mathgames.core.resume_widget import ResumeBanner
-from mathgames.core.shared_looks import DescriptionStyle, shared_look
 from mathgames.core.svg import TEXT_PALETTE, esc
 from mathgames.core.ui_widget import (
     HowToPlay,
     by_pointer,
     level_help,
 )
+from mathgames.core.widget_looks import DescriptionStyle, shared_look
 from mathgames.triomino.bots import LEVELS, Bot
 from mathgames.triomino.game import Game
 from mathgames.triomino.geometry import Cell, cell_id, parse_cell

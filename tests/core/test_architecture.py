@@ -19,7 +19,7 @@ LAZY_HEAVY = {"halma/fastplay.py", "matematiko/rollouts.py"}
 # The Jupyter side: widgets (widget*.py, *_widget.py), the app's pages, the shared board
 # widget, and the app's server (a Voila application).
 JUPYTER_SIDE = {"core/board_widget.py", "core/resume_widget.py", "core/demo_widget.py",
-                "core/ui_widget.py", "core/shared_looks.py",
+                "core/ui_widget.py",
                 # the static site's kernel stand-in runs IPython; the site's build presses a
                 # game page's buttons (in Pyodide's Python) to compile what the page imports
                 "site/browser.py", "site/precompile.py"}

@@ -24,7 +24,7 @@ made them: a new kernel (a test's new comm manager), or a closed model, gets new
 >>> first.layout.display = "none"
 Traceback (most recent call last):
 ...
-mathgames.core.shared_looks.SharedLookError: this Layout is shared by many widgets: \
+mathgames.core.widget_looks.SharedLookError: this Layout is shared by many widgets: \
 give the widget its own (layout=w.Layout()) to set its display
 >>> w.HTML("outside").layout is first.layout
 False

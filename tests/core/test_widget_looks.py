@@ -6,8 +6,8 @@ from __future__ import annotations
 import ipywidgets as w
 import pytest
 
-from mathgames.core import shared_looks
-from mathgames.core.shared_looks import (
+from mathgames.core import widget_looks
+from mathgames.core.widget_looks import (
     SharedLookError,
     SharedStyleModel,
     built_together,
@@ -29,7 +29,7 @@ def _tree(widget: w.Widget) -> list[w.Widget]:
         if id(item) in seen:
             continue
         seen[id(item)] = item
-        todo.extend(shared_looks._references(item))
+        todo.extend(widget_looks._references(item))
     return list(seen.values())
 
 
@@ -69,7 +69,7 @@ def test_a_shared_look_is_frozen_and_a_widget_that_changes_its_own_has_its_own()
 def test_each_kernel_has_its_own_shared_looks(monkeypatch) -> None:
     first = shared_look(w.Layout, width="auto")
     assert shared_look(w.Layout, width="auto") is first
-    monkeypatch.setattr(shared_looks, "_comm_manager", lambda: object())  # another kernel
+    monkeypatch.setattr(widget_looks, "_comm_manager", lambda: object())  # another kernel
     assert shared_look(w.Layout, width="auto") is not first
 
 
