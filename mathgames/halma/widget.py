@@ -152,8 +152,7 @@ class HalmaApp(UndoPastBots, GameApp):
         self.start_button = w.Button(button_style="success", icon="play")
         self.start_button.add_class("mg-start")
         self.setup = w.VBox([self.title, self.howto.button, self.mode_select, self.game_options,
-                             self.puzzle_options, self.puzzle_help, self.start_button],
-                            layout=w.Layout())
+                             self.puzzle_options, self.puzzle_help, self.start_button])
         self.setup.add_class("mg-setup")
         # -- the game ----------------------------------------------------------------------
         self.board = BoardWidget()
@@ -191,7 +190,7 @@ class HalmaApp(UndoPastBots, GameApp):
         self.board_row = w.HBox([self.board, self.side])
         self.board_row.add_class("mg-board-row")
         self.game_box = w.VBox([self.status, self.message, self.confirm, self.controls,
-                                self.help, self.board_row], layout=w.Layout())
+                                self.help, self.board_row])
         self.game_box.add_class("mg-game")
         self.resume = ResumeBanner(self.board, self.load)
         self._mount([self.resume, self.howto, self.setup, self.game_box], self.setup,

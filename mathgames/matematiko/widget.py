@@ -142,7 +142,7 @@ class MatematikoApp(GameApp):
         self.setup_message = w.HTML()
         self.setup_message.add_class("mg-setup-message")
         self.code_label = w.HTML(layout=w.Layout(display="none"))
-        self.setup = w.VBox(layout=w.Layout(), children=[
+        self.setup = w.VBox(children=[
             self.title, self.howto.button, self.mode_select,
             w.HBox([self.code_label, self.code_input, self.new_code_button]),
             self.names_box, self.bots_label, w.HBox(list(self.bot_checks.values())),

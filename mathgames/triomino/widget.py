@@ -133,8 +133,7 @@ class TriominoApp(UndoPastBots, GameApp):
         self.setup = w.VBox([self.title, self.howto.button, self.preset_select, self.custom_box,
                              self.players_select, self.bots_select, self.bot_select,
                              self.level_help,
-                             self.seed_input, self.start_button, self.setup_message],
-                            layout=w.Layout())
+                             self.seed_input, self.start_button, self.setup_message])
         self.setup.add_class("mg-setup")
         # -- the game ----------------------------------------------------------------
         self.board = BoardWidget(storage_key=STORAGE_KEY, layout=w.Layout(max_width="900px"))
