@@ -112,9 +112,15 @@ def install_image(folder: Path) -> None:
                                    f"{done.stderr[-3000:]}")
 
 
-def venv_python(venv_folder: Path) -> Path:
-    """The Python of a virtual environment (``bin/`` or Windows' ``Scripts\\``)."""
-    return venv_folder / ("Scripts/python.exe" if os.name == "nt" else "bin/python")
+def venv_program(venv_folder: Path, name: str) -> Path:
+    """A program of a virtual environment (``bin/`` or Windows' ``Scripts\\``).
+
+    >>> venv_program(Path("v"), "python").name in ("python", "python.exe")
+    True
+    """
+    if os.name == "nt":
+        return venv_folder / "Scripts" / f"{name}.exe"
+    return venv_folder / "bin" / name
 
 
 def install_teacher(folder: Path) -> None:
@@ -129,7 +135,7 @@ def install_teacher(folder: Path) -> None:
     subprocess.run([sys.executable, "-m", "venv", str(folder / "venv")], check=True,
                    timeout=300)
     # --no-compile: the modules a server imports are compiled when it first imports them
-    done = subprocess.run([str(venv_python(folder / "venv")), "-m", "pip", "install",
+    done = subprocess.run([str(venv_program(folder / "venv", "python")), "-m", "pip", "install",
                            "--quiet", "--no-compile", "--find-links", str(dist),
                            "mathgames[app]"], cwd=folder, capture_output=True, text=True,
                           timeout=1200)
@@ -142,7 +148,7 @@ def install_binder(folder: Path) -> None:
     venv.EnvBuilder(with_pip=True).create(folder / "venv")
     # --no-compile: the same files, without byte-compiling the whole Jupyter stack
     # (half of the install's time; the server compiles only what it imports)
-    done = subprocess.run([str(venv_python(folder / "venv")), "-m", "pip", "install",
+    done = subprocess.run([str(venv_program(folder / "venv", "python")), "-m", "pip", "install",
                            "--quiet", "--no-compile", "-r", "binder/requirements.txt"],
                           cwd=ROOT, capture_output=True, text=True, timeout=900)
     if done.returncode:

@@ -28,7 +28,7 @@ def binder_env(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The Python of a fresh environment with ``binder/requirements.txt`` installed (the
     session starts the install in the background: ``tests/prepared.py``)."""
     folder = prepared.wait("binder", lambda: tmp_path_factory.mktemp("binder"))
-    return prepared.venv_python(folder / "venv")
+    return prepared.venv_program(folder / "venv", "python")
 
 
 def test_the_binder_environment_ships_the_widget_and_catalogs(binder_env: Path) -> None:

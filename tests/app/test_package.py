@@ -30,11 +30,6 @@ pytestmark = pytest.mark.slow
 WINDOWS = os.name == "nt"
 
 
-def venv_program(venv: Path, name: str) -> Path:
-    """A program of the virtual environment ``venv`` (``bin/`` or Windows' ``Scripts\\``)."""
-    return venv / ("Scripts" if WINDOWS else "bin") / (f"{name}.exe" if WINDOWS else name)
-
-
 @pytest.fixture(scope="module")
 def installed(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A fresh virtual environment with the wheel and its ``app`` extra: its folder
@@ -67,7 +62,7 @@ def class_server(installed: Path, tmp_path_factory: pytest.TempPathFactory,
                              if WINDOWS else {"start_new_session": True})
     with log_path.open("w") as log:
         process = subprocess.Popen(
-            [str(venv_program(installed, "mathgames")), "class", "--ip", "127.0.0.1",
+            [str(prepared.venv_program(installed, "mathgames")), "class", "--ip", "127.0.0.1",
              "--port", str(port)], cwd=home, env=env, stdout=log,
             stderr=subprocess.STDOUT, **extra)
     try:
@@ -110,7 +105,7 @@ def stop(process: subprocess.Popen[Any]) -> None:
 
 
 def test_the_command_says_what_it_does(installed: Path) -> None:
-    mathgames = str(venv_program(installed, "mathgames"))
+    mathgames = str(prepared.venv_program(installed, "mathgames"))
     said = subprocess.run([mathgames, "--help"], capture_output=True, text=True, timeout=120,
                           check=True).stdout
     assert all(command in said for command in ("app", "class", "lab"))
