@@ -89,18 +89,18 @@ def cache_page_config() -> None:
     if getattr(voila.handler, "_mathgames_cached_config", False):
         return
     read = voila.handler.get_page_config
-    made: list[tuple[tuple[Any, ...], dict[str, Any]]] = []
+    # by the server: its base URL, and its settings and configuration by identity (kept
+    # with the configuration read, so that no other object takes their ids)
+    made: dict[tuple[str, int, int], tuple[Any, Any, dict[str, Any]]] = {}
 
     def cached(base_url: str, settings: dict[str, Any], log: Any,
                voila_configuration: Any) -> dict[str, Any]:
-        key = (base_url, settings, voila_configuration)
-        for known, config in made:  # by identity: one server's settings and configuration
-            if known[0] == base_url and known[1] is settings and known[2] is voila_configuration:
-                return copy.deepcopy(config)
-        config = read(base_url=base_url, settings=settings, log=log,
-                      voila_configuration=voila_configuration)
-        made.append((key, config))
-        return copy.deepcopy(config)
+        key = (base_url, id(settings), id(voila_configuration))
+        if key not in made:
+            made[key] = (settings, voila_configuration, read(
+                base_url=base_url, settings=settings, log=log,
+                voila_configuration=voila_configuration))
+        return copy.deepcopy(made[key][2])
 
     voila.handler.get_page_config = cached
     voila.handler._mathgames_cached_config = True
