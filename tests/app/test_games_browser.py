@@ -187,3 +187,23 @@ def test_shortcuts_work_on_russian_and_czech_keyboards(notebook_page: Any, lang:
     page.evaluate(PRESS_JS, [board, press[2], "KeyH"])
     page.wait_for_selector(".mg-hint.mod-active")
     assert page.mg_errors == []
+
+
+def test_a_page_whose_kernel_connection_was_disposed_comes_back_by_itself(
+        notebook_page: Any) -> None:
+    """The browser's connection object gives up on a kernel that still runs (it does when its
+    socket closes before opening and the server's answer about the kernel is an error): the
+    page says the connection is lost, reloads itself and offers the game back, with no error
+    on the page. A disposed connection cannot reconnect: asking it to throws."""
+    page = notebook_page("matematiko.ipynb", wait_for=".mg-start")
+    page.locator(".mg-start").click()
+    page.locator('.mathgames-board [data-cell="a1"]').click()
+    page.wait_for_selector('.mathgames-board .mg-number[data-for="a1"]')
+    number = page.locator('.mathgames-board .mg-number[data-for="a1"]').text_content()
+    page.evaluate("() => window.jupyterapp.widgetManager.kernel.dispose()")
+    page.wait_for_selector(".mg-connection-lost", state="visible")
+    wait_rendered(page, ".mathgames-resume")  # after a reload that nobody asked for
+    page.locator(".mathgames-resume button", has_text="Resume").click()
+    page.wait_for_selector('.mathgames-board .mg-number[data-for="a1"]')
+    assert page.locator('.mathgames-board .mg-number[data-for="a1"]').text_content() == number
+    assert page.mg_errors == []

@@ -109,7 +109,7 @@ def device(browser: Any) -> Iterator[Any]:
         page = context.new_page()
         page.mg_touch = phone
         page.mg_errors = []
-        page.on("pageerror", lambda error: page.mg_errors.append(str(error)))
+        page.on("pageerror", lambda error: page.mg_errors.append(f"{error}\n{error.stack}"))
         return page
 
     yield open_device

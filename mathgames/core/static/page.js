@@ -148,11 +148,18 @@ function watchConnection(model) {
     if (status === 404 || status === 403) { reload(); return; }
     if (status === 200) {
       alive += 1;
-      if (alive > ALIVE_TRIES) { reload(); return; }  // it runs, but this page cannot reach it
+      // it runs, but this page cannot reach it: tried long enough, or the page's connection
+      // gave up for good (disposed when its socket closed before opening and the server's
+      // answer about the kernel was an error; it cannot reconnect)
+      if (alive > ALIVE_TRIES || (kernel && kernel.isDisposed)) { reload(); return; }
       if (kernel && kernel.connectionStatus !== "connected" && !reconnecting
           && typeof kernel.reconnect === "function") {
         reconnecting = true;  // now, rather than after the connection's own (up to 63 s) wait
-        kernel.reconnect().catch(() => {}).finally(() => { reconnecting = false; });
+        try {
+          kernel.reconnect().catch(() => {}).finally(() => { reconnecting = false; });
+        } catch (error) {  // disposed between the question and now: the next probe reloads
+          reconnecting = false;
+        }
       }
       ping();
     }
