@@ -56,8 +56,64 @@ def english_after_each_test() -> Iterator[None]:
 
 
 
+#: Each test process's own ports: a block of this many, below the system's ephemeral range.
+PORTS_PER_PROCESS = 500
+FIRST_OWN_PORT = 20_000
+
+
+def ephemeral_ports() -> tuple[int, int]:
+    """The range the system draws ports from for ``bind(0)`` and outgoing connections."""
+    try:
+        low, high = Path("/proc/sys/net/ipv4/ip_local_port_range").read_text().split()
+        return int(low), int(high)
+    except (OSError, ValueError):
+        return 32_768, 60_999  # Linux's default; macOS draws from 49152-65535
+
+
+def own_ports(worker: str | None = None, start: int | None = None) -> Iterator[int]:
+    """This test process's ports, each given once: its own block below the ephemeral range.
+
+    A port drawn by ``bind(0)`` was free when drawn, but the kernels that other test
+    workers start at the same moment draw theirs from the same range, and one took a test
+    server's port before the server could listen (CI, 6 December 2026: "port ... is
+    already in use"). Here each xdist worker has its own block, outside that range, starting
+    at a random place in it (so that two sessions on one machine rarely meet), and never
+    gives a port twice. ``[]`` when the range leaves no room below it.
+
+    >>> ports = own_ports("gw1", start=7)
+    >>> next(ports), next(ports)
+    (21007, 21008)
+    >>> first, second = set(own_ports("gw0")), set(own_ports("gw1"))
+    >>> len(first) == PORTS_PER_PROCESS and not first & second
+    True
+    >>> max(first | second) < ephemeral_ports()[0]
+    True
+    """
+    worker = os.environ.get("PYTEST_XDIST_WORKER", "") if worker is None else worker
+    index = int(worker[2:]) + 1 if worker[:2] == "gw" and worker[2:].isdigit() else 0
+    low = ephemeral_ports()[0]
+    blocks = (low - FIRST_OWN_PORT) // PORTS_PER_PROCESS
+    if blocks < 1:
+        return
+    first = FIRST_OWN_PORT + (index % blocks) * PORTS_PER_PROCESS
+    offset = secrets.randbelow(PORTS_PER_PROCESS) if start is None else start
+    for step in range(PORTS_PER_PROCESS):
+        yield first + (offset + step) % PORTS_PER_PROCESS
+
+
+_OWN_PORTS = own_ports()
+
+
 def free_port() -> int:
-    """A TCP port on loopback that nothing listens on now."""
+    """A TCP port on loopback that nothing listens on now, and that no other test process
+    of this session is given (see :func:`own_ports`); ``bind(0)``'s when the block is spent."""
+    for port in _OWN_PORTS:
+        with socket.socket() as sock:
+            try:
+                sock.bind(("127.0.0.1", port))
+            except OSError:
+                continue
+            return port
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
         return sock.getsockname()[1]
@@ -146,7 +202,8 @@ def started(make: Callable[[int], Server], attempts: int = 3) -> Server:
         except RuntimeError:
             server.stop()
             log = server.log.read_text()
-            taken = "is not available" in log or "no available port" in log
+            taken = any(words in log for words in (
+                "is not available", "no available port", "already in use"))
             if attempt == attempts - 1 or not taken:
                 raise
     raise AssertionError("unreachable")
