@@ -48,6 +48,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from mathgames.core.places import DATA_VARIABLE, data_folder
+from mathgames.core.served import SERVED_PAGE_VARIABLE
 from mathgames.server.admission import (
     GUARD_MIN_MIB,
     PAGE_MIB,
@@ -445,6 +446,8 @@ def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     # the classroom's SQLite store (when MATHGAMES_STORE names none) in this system's data
     # folder; the pages' kernels inherit it
     os.environ[DATA_VARIABLE] = str(data_folder())
+    # the pages' kernels run their cells before their browser connects (core/served.py)
+    os.environ[SERVED_PAGE_VARIABLE] = "1"
     class_url = ""
     if classroom:
         host = (lan_address() or "127.0.0.1") if ip in ("0.0.0.0", "") else ip

@@ -99,3 +99,70 @@ def test_nothing_is_shared_outside_a_page_being_built() -> None:
     assert isinstance(inside.layout, SharedStyleModel)
     assert not isinstance(outside.layout, SharedStyleModel)
     outside.layout.display = "none"  # its own, as ipywidgets makes it
+
+
+def _announced(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The ``comm_open`` messages widgets send from now on (ids of their comms)."""
+    import comm
+
+    sent: list[str] = []
+    plain = comm.DummyComm.publish_msg
+
+    def publish_msg(self: comm.DummyComm, msg_type: str, *args: object, **kwargs: object) -> None:
+        if msg_type == "comm_open":
+            sent.append(self.comm_id)
+        plain(self, msg_type, *args, **kwargs)
+
+    monkeypatch.setattr(comm.DummyComm, "publish_msg", publish_msg)
+    return sent
+
+
+@pytest.mark.parametrize("fresh_looks", [False, True], ids=["looks made", "looks anew"])
+def test_a_served_page_not_yet_asked_announces_no_widget_and_still_hears_them(
+        fresh_looks: bool, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The app's server runs a page's cells before its browser connects, and the browser asks
+    for every state at once: until it asks, a page's widgets are registered unannounced, the
+    shared looks made for them too. A message from the page to one of them reaches it."""
+    from comm import get_comm_manager
+    from ipywidgets.widgets.widget import _instances
+
+    from mathgames.core.served import SERVED_PAGE_VARIABLE
+
+    monkeypatch.setenv(SERVED_PAGE_VARIABLE, "1")
+    monkeypatch.setattr(w.Widget, "_control_comm", None)
+    if fresh_looks:  # as in a new kernel: every shared look is made for this page
+        monkeypatch.setattr(widget_looks, "_comm_manager", lambda: object())
+    sent = _announced(monkeypatch)
+    page = JoinPage()
+    widgets = _tree(page)
+    assert sent == []
+    manager = get_comm_manager()
+    assert all(manager.get_comm(widget.model_id) is widget.comm for widget in widgets)
+    # the page's request for every state makes no widget (a layout made while ipywidgets
+    # walked its widgets failed the request: "dictionary changed size during iteration")
+    known = set(_instances)
+    for widget in widgets:  # as ipywidgets' answer to the page's request reads each one
+        widget.get_state()
+    assert set(_instances) == known
+    manager.comm_msg(None, None, {"content": {"comm_id": page.name_input.model_id, "data": {
+        "method": "update", "state": {"value": "Ann"}, "buffer_paths": []}}, "buffers": []})
+    assert page.name_input.value == "Ann"
+
+
+@pytest.mark.parametrize("case", ["asked", "not served"])
+def test_a_page_that_asked_or_a_notebook_announces_every_widget(
+        case: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Once the page has asked for the states (its control comm is open), and in JupyterLab,
+    Notebook, Voila on its own or the static site, every widget opens as usual."""
+    from mathgames.core.served import SERVED_PAGE_VARIABLE
+
+    if case == "asked":
+        monkeypatch.setenv(SERVED_PAGE_VARIABLE, "1")
+        monkeypatch.setattr(w.Widget, "_control_comm", object())
+    else:
+        monkeypatch.delenv(SERVED_PAGE_VARIABLE, raising=False)
+    sent = _announced(monkeypatch)
+    widgets = _tree(JoinPage())
+    own = {widget.model_id for widget in widgets if not isinstance(widget, SharedStyleModel)}
+    assert own <= set(sent) <= {widget.model_id for widget in widgets}  # shared: maybe earlier
+    assert len(sent) == len(set(sent))
