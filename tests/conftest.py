@@ -78,7 +78,7 @@ def own_ports(worker: str | None = None, start: int | None = None) -> Iterator[i
     server's port before the server could listen (CI, 6 December 2026: "port ... is
     already in use"). Here each xdist worker has its own block, outside that range, starting
     at a random place in it (so that two sessions on one machine rarely meet), and never
-    gives a port twice. ``[]`` when the range leaves no room below it.
+    gives a port twice. None at all when the range leaves no room below it.
 
     >>> ports = own_ports("gw1", start=7)
     >>> next(ports), next(ports)
