@@ -45,6 +45,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import ipywidgets as w
+from comm import create_comm, get_comm_manager
 from ipywidgets.widgets.trait_types import InstanceDict
 from ipywidgets.widgets.widget_description import DescriptionStyle
 from traitlets import Instance
@@ -85,10 +86,7 @@ _made: dict[tuple[Any, ...], tuple[object, w.Widget]] = {}
 
 
 def _comm_manager() -> object:
-    try:
-        from comm import get_comm_manager
-    except ImportError:  # pragma: no cover - ipywidgets 8 depends on comm
-        return None
+    """The kernel's comm manager (a test's new one stands for a new kernel)."""
     return get_comm_manager()
 
 
@@ -223,8 +221,6 @@ def _made_on_first_read(kind: type[w.Widget]) -> tuple[str, ...]:
 def _open_quietly(widget: w.Widget) -> None:
     """Give ``widget`` its comm, registered in the kernel, without announcing it: the page
     reads its state when it asks for all of them, and speaks to it by its id."""
-    from comm import create_comm, get_comm_manager
-
     channel = create_comm(target_name="jupyter.widget", primary=False,
                           **({"comm_id": widget._model_id} if widget._model_id else {}))
     get_comm_manager().register_comm(channel)
@@ -238,12 +234,13 @@ def _open_quietly(widget: w.Widget) -> None:
     widget.comm = channel
 
 
-def _open_with_references(widget: w.Widget, quietly: bool = False) -> None:
+def _open_with_references(widget: w.Widget, quietly: bool) -> None:
     if widget.comm is not None:
         return
-    if quietly:  # made now, as reading its state would: not while the page reads them all
-        for name in _made_on_first_read(type(widget)):
-            getattr(widget, name)
+    # made now (each waits in the block, and opens as a reference), as reading the widget's
+    # state would; quietly, not while the page reads every state
+    for name in _made_on_first_read(type(widget)):
+        getattr(widget, name)
     for other in _references(widget):  # the page must know them before it reads this one
         _open_with_references(other, quietly)
     if widget.comm is None:
@@ -279,14 +276,11 @@ def opened_together() -> Iterator[None]:
         yield
     finally:
         quietly = unasked()
-        if not quietly:  # a widget made while its parent's state is read opens at once
-            _PENDING.reset(token)
         try:
-            for widget in pending:  # quietly: a look made now waits, and is opened here
+            for widget in pending:
                 _open_with_references(widget, quietly)
         finally:
-            if quietly:
-                _PENDING.reset(token)
+            _PENDING.reset(token)
 
 
 @contextlib.contextmanager
