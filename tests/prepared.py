@@ -123,6 +123,18 @@ def venv_program(venv_folder: Path, name: str) -> Path:
     return venv_folder / "bin" / name
 
 
+def _venv_with(folder: Path, *pip_args: str, cwd: Path, timeout: float) -> None:
+    """A new virtual environment in ``folder/venv`` and ``pip install pip_args`` in it,
+    without byte-compiling (the server compiles only what it imports: half of an install's
+    time saved); a failed install raises with pip's own words."""
+    venv.EnvBuilder(with_pip=True).create(folder / "venv")
+    done = subprocess.run([str(venv_program(folder / "venv", "python")), "-m", "pip", "install",
+                           "--quiet", "--no-compile", *pip_args], cwd=cwd, capture_output=True,
+                          text=True, timeout=timeout)
+    if done.returncode:
+        raise RuntimeError(f"pip install {' '.join(pip_args)} failed:\n{done.stderr[-3000:]}")
+
+
 def install_teacher(folder: Path) -> None:
     """The wheel built from this checkout, then a new virtual environment in ``folder/venv``
     with the wheel and its ``app`` extra from the package index, as a teacher installs it."""
@@ -132,28 +144,12 @@ def install_teacher(folder: Path) -> None:
     wheel = next(dist.glob("mathgames-*.whl"))
     with zipfile.ZipFile(wheel) as archive:
         (folder / "wheel-files.txt").write_text("\n".join(archive.namelist()))
-    subprocess.run([sys.executable, "-m", "venv", str(folder / "venv")], check=True,
-                   timeout=300)
-    # --no-compile: the modules a server imports are compiled when it first imports them
-    done = subprocess.run([str(venv_program(folder / "venv", "python")), "-m", "pip", "install",
-                           "--quiet", "--no-compile", "--find-links", str(dist),
-                           "mathgames[app]"], cwd=folder, capture_output=True, text=True,
-                          timeout=1200)
-    if done.returncode:
-        raise RuntimeError(f"pip install mathgames[app] failed:\n{done.stderr[-3000:]}")
+    _venv_with(folder, "--find-links", str(dist), "mathgames[app]", cwd=folder, timeout=1200)
 
 
 def install_binder(folder: Path) -> None:
     """Binder's environment in ``folder/venv``: ``binder/requirements.txt`` installed."""
-    venv.EnvBuilder(with_pip=True).create(folder / "venv")
-    # --no-compile: the same files, without byte-compiling the whole Jupyter stack
-    # (half of the install's time; the server compiles only what it imports)
-    done = subprocess.run([str(venv_program(folder / "venv", "python")), "-m", "pip", "install",
-                           "--quiet", "--no-compile", "-r", "binder/requirements.txt"],
-                          cwd=ROOT, capture_output=True, text=True, timeout=900)
-    if done.returncode:
-        raise RuntimeError(f"pip install -r binder/requirements.txt failed:\n"
-                           f"{done.stderr[-3000:]}")
+    _venv_with(folder, "-r", "binder/requirements.txt", cwd=ROOT, timeout=900)
 
 
 @dataclass(frozen=True)
