@@ -264,14 +264,19 @@ def browser() -> Iterator[Any]:
             launched.close()
 
 
+def collect_errors(page: Any) -> Any:
+    """``page``, its uncaught script errors kept with their stacks in ``page.mg_errors``."""
+    page.mg_errors = []
+    page.on("pageerror", lambda error: page.mg_errors.append(f"{error}\n{error.stack}"))
+    return page
+
+
 @pytest.fixture
 def page(browser: Any, request: pytest.FixtureRequest) -> Iterator[Any]:
     """A fresh page (own context, so local storage starts empty) at 1280x900."""
     context = browser.new_context(viewport={"width": 1280, "height": 900})
     context.set_default_timeout(PAGE_TIMEOUT_MS)
-    new_page = context.new_page()
-    new_page.mg_errors = []
-    new_page.on("pageerror", lambda error: new_page.mg_errors.append(f"{error}\n{error.stack}"))
+    new_page = collect_errors(context.new_page())
     yield new_page
     report = getattr(request.node, "rep_call", None)
     if report is not None and report.failed:

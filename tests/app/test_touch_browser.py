@@ -16,7 +16,7 @@ from mathgames.triomino import cell_id
 from mathgames.triomino.mosaic_gallery import GALLERY
 from mathgames.triomino.mosaic_widget import MosaicApp
 from mathgames.triomino.view import rack_id
-from tests.conftest import PAGE_TIMEOUT_MS, wait_rendered
+from tests.conftest import PAGE_TIMEOUT_MS, collect_errors, wait_rendered
 from tests.page_checks import PHONE
 
 pytestmark = pytest.mark.browser
@@ -31,9 +31,7 @@ def phone(browser: Any, voila_url: str) -> Iterator[Callable[[str, str], Any]]:
     context = browser.new_context(viewport=PHONE, has_touch=True, is_mobile=True,
                                   device_scale_factor=3)
     context.set_default_timeout(PAGE_TIMEOUT_MS)
-    page = context.new_page()
-    page.mg_errors = []
-    page.on("pageerror", lambda error: page.mg_errors.append(str(error)))
+    page = collect_errors(context.new_page())
 
     def open_page(name: str, wait_for: str) -> Any:
         page.goto(f"{voila_url}/voila/render/{name}?lang=en", wait_until="domcontentloaded")

@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from mathgames.matematiko.match import cell_name
-from tests.conftest import NOTEBOOKS, Server, wait_rendered
+from tests.conftest import NOTEBOOKS, Server, collect_errors, wait_rendered
 from tests.page_client import PageVisit, message, visit
 from tests.relay import Relay
 
@@ -91,9 +91,7 @@ class CutClass:
         context = self.browser.new_context(viewport={"width": 1280, "height": 900})
         context.set_default_timeout(TIMEOUT_MS)
         self.contexts.append(context)
-        page = context.new_page()
-        page.mg_errors = []
-        page.on("pageerror", lambda error: page.mg_errors.append(str(error)))
+        page = collect_errors(context.new_page())
         page.goto(f"{self.base}/voila/render/{notebook}?lang=en{query}",
                   wait_until="domcontentloaded")
         wait_rendered(page, wait_for)

@@ -24,7 +24,7 @@ from mathgames.classroom.store import open_store
 from mathgames.classroom.table_state import TABLE_GAMES
 from mathgames.halma.bots import GreedyBot
 from mathgames.matematiko.match import cell_name
-from tests.conftest import ARTIFACTS, NOTEBOOKS, ROOT, Server, wait_rendered
+from tests.conftest import ARTIFACTS, NOTEBOOKS, ROOT, Server, collect_errors, wait_rendered
 from tests.page_checks import (
     BACK_ROW_PX,
     FIELDS_APART_JS,
@@ -106,10 +106,8 @@ def device(browser: Any) -> Iterator[Any]:
                    if phone else browser.new_context(viewport={"width": 1280, "height": 900}))
         context.set_default_timeout(TIMEOUT)
         contexts.append(context)
-        page = context.new_page()
+        page = collect_errors(context.new_page())
         page.mg_touch = phone
-        page.mg_errors = []
-        page.on("pageerror", lambda error: page.mg_errors.append(f"{error}\n{error.stack}"))
         return page
 
     yield open_device
