@@ -66,6 +66,16 @@ def free_port() -> int:
         return sock.getsockname()[1]
 
 
+def machine_idle_seconds() -> float:
+    """Seconds all the machine's cores have been idle since it started (``/proc/stat``;
+    NaN where there is none)."""
+    try:
+        fields = Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:]
+    except OSError:
+        return float("nan")
+    return (int(fields[3]) + int(fields[4])) / os.sysconf("SC_CLK_TCK")  # idle + iowait
+
+
 def percentile(values: list[float], q: float) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, max(0, round(q * (len(ordered) - 1))))]
@@ -129,14 +139,16 @@ class AppServer:
     ``classroom``, ``make app CLASSROOM=1``; ``env``: the server's environment)."""
 
     def __init__(self, workdir: Path, max_kernels: int | None, fork: bool = True,
-                 classroom: bool = False, env: dict[str, str] | None = None) -> None:
+                 classroom: bool = False, env: dict[str, str] | None = None,
+                 render_slots: int | None = None) -> None:
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.log_path = workdir / f"server-{self.port}.log"
         self.log = self.log_path.open("w")
         self.process = subprocess.Popen(
             server_command(workdir / "notebooks", self.port, classroom=classroom,
-                           max_kernels=max_kernels, fork_kernels=fork),
+                           max_kernels=max_kernels, fork_kernels=fork,
+                           render_slots=render_slots),
             stdout=self.log, stderr=subprocess.STDOUT, start_new_session=True, cwd=ROOT,
             env=env)
         deadline = time.monotonic() + 120
@@ -187,11 +199,15 @@ async def classroom(server: AppServer, n: int, timeout: float) -> dict[str, obje
     before = sampler.totals()
     stop = asyncio.Event()
     watching = asyncio.ensure_future(sampler.run(stop))
+    idle_before = machine_idle_seconds()
+    client_before = time.process_time()
     start = time.monotonic()
     visits: list[PageVisit] = await asyncio.gather(*(
         visit(server.url, GAME_PAGES[i % len(GAME_PAGES)], timeout=timeout, keep_open=True)
         for i in range(n)))
     wall = time.monotonic() - start
+    client_cpu = time.process_time() - client_before
+    idle = machine_idle_seconds() - idle_before
     sampler.sample()
     server_pss, kernels_pss, counted = sampler.pss_mib()
     stop.set()
@@ -214,6 +230,8 @@ async def classroom(server: AppServer, n: int, timeout: float) -> dict[str, obje
         "kernel_cpu": (after["kernels"] - before["kernels"]) / pages,
         "peak_gib": sampler.peak_mib / 1024, "kernels": sampler.peak_kernels,
         "server_pss": server_pss, "page_pss": kernels_pss / max(counted, 1),
+        "client_cpu": client_cpu / pages,
+        "idle": idle / (wall * (os.cpu_count() or 1)) if wall else float("nan"),
     }
 
 
@@ -233,7 +251,8 @@ async def main_async(args: argparse.Namespace) -> None:
             finally:
                 server.stop()
         for n in args.sizes:
-            server = AppServer(workdir, args.max_kernels, not args.no_fork)
+            server = AppServer(workdir, args.max_kernels, not args.no_fork,
+                               render_slots=args.render_slots)
             try:
                 row = await classroom(server, n, args.timeout)
             finally:
@@ -258,13 +277,15 @@ async def main_async(args: argparse.Namespace) -> None:
               f"max {max(lone):.2f} s")
     print(f"{'N':>4} {'served':>7} {'busy':>5} {'errors':>7} {'p50 s':>7} {'p95 s':>7}"
           f" {'max s':>7} {'server CPU s/page':>18} {'kernel CPU s/page':>18}"
-          f" {'peak GiB':>9} {'kernels':>8} {'PSS MiB/page':>13} {'server PSS MiB':>15}")
+          f" {'peak GiB':>9} {'kernels':>8} {'PSS MiB/page':>13} {'server PSS MiB':>15}"
+          f" {'wall s':>7} {'client CPU s/page':>18} {'idle':>5}")
     for row in rows:
         print(f"{row['n']:>4} {row['served']:>7} {row['busy']:>5} {row['errors']:>7}"
               f" {row['p50']:>7.1f} {row['p95']:>7.1f} {row['max']:>7.1f}"
               f" {row['server_cpu']:>18.2f} {row['kernel_cpu']:>18.2f}"
               f" {row['peak_gib']:>9.2f} {row['kernels']:>8} {row['page_pss']:>13.1f}"
-              f" {row['server_pss']:>15.0f}")
+              f" {row['server_pss']:>15.0f} {row['wall']:>7.1f} {row['client_cpu']:>18.2f}"
+              f" {row['idle']:>5.0%}")
 
 
 def main() -> None:
@@ -276,6 +297,8 @@ def main() -> None:
                         help="start every kernel anew (the server's --no-fork), to compare")
     parser.add_argument("--max-kernels", type=int, default=None,
                         help="the server's kernel cap (default: the app's own default)")
+    parser.add_argument("--render-slots", type=int, default=None,
+                        help="pages the server renders at once (default: the app's own)")
     parser.add_argument("--timeout", type=float, default=300,
                         help="seconds a student waits for a page before it counts as an error")
     asyncio.run(main_async(parser.parse_args()))

@@ -168,7 +168,7 @@ def default_render_slots(cores: int | None = None) -> int:
 
 def server_command(root: Path, port: int, *, classroom: bool = False,
                    max_kernels: int | None = None, ip: str | None = None,
-                   fork_kernels: bool = True) -> list[str]:
+                   fork_kernels: bool = True, render_slots: int | None = None) -> list[str]:
     """The command line of the app's server (``make app``) for a notebooks folder.
 
     A class password goes through the ``MATHGAMES_PASSWORD`` environment variable,
@@ -184,6 +184,8 @@ def server_command(root: Path, port: int, *, classroom: bool = False,
         cmd += ["--max-kernels", str(max_kernels)]
     if not fork_kernels:
         cmd.append("--no-fork")
+    if render_slots is not None:
+        cmd += ["--render-slots", str(render_slots)]
     return cmd
 
 
