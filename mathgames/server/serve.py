@@ -330,6 +330,8 @@ def app_config(root: Path, port: int, ip: str, max_kernels: int, class_url: str 
     # kernel starts in milliseconds instead of about 0.4 CPU seconds.
     config.AppVoila.fork_kernels = fork_kernels
     config.AppVoila.render_slots = render_slots
+    # A page's cells run as soon as its kernel answers, not after 0.2 s of its quiet
+    config.AsyncKernelManager.client_class = "mathgames.server.render.PromptKernelClient"
     if fork_kernels:
         config.KernelProvisionerFactory.default_provisioner_name = FORK_PROVISIONER
     if hashed_password:
