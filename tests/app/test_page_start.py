@@ -4,6 +4,7 @@ messages at once (real kernels, and the app's real server)."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import http.client
 import json
 from collections.abc import AsyncIterator, Iterator
@@ -28,14 +29,15 @@ def run(coroutine: Any) -> Any:
     return asyncio.run(coroutine)
 
 
-async def started_kernel() -> AsyncIterator[tuple[AppKernelManager, Any]]:
-    """A real kernel under the server's kernel manager: (the manager, the kernel's own)."""
+@contextlib.asynccontextmanager
+async def started_kernel() -> AsyncIterator[Any]:
+    """A real kernel's manager under the server's kernel manager."""
     kernels = AppKernelManager()
     kernel_id = await kernels.start_kernel(kernel_name="python3")
     try:
         kernel = kernels.get_kernel(kernel_id)
         kernel.client_class = "mathgames.server.render.PromptKernelClient"
-        yield kernels, kernel
+        yield kernel
     finally:
         await kernels.shutdown_all(now=True)
 
@@ -52,7 +54,7 @@ async def answer_of(client: AsyncKernelClient, code: str) -> str:
 
 def test_the_page_client_goes_on_once_the_kernel_answered_not_after_a_quiet_spell() -> None:
     async def scenario() -> tuple[list[float | None], str, str, Any]:
-        async for _kernels, kernel in started_kernel():
+        async with started_kernel() as kernel:
             client = kernel.client()
             client.start_channels()
             waits: list[float | None] = []
@@ -72,7 +74,6 @@ def test_the_page_client_goes_on_once_the_kernel_answered_not_after_a_quiet_spel
             finally:
                 client.stop_channels()
             return waits, state, answer, client
-        raise AssertionError("no kernel")
 
     waits, state, answer, client = run(scenario())
     assert isinstance(client, PromptKernelClient)
@@ -85,7 +86,7 @@ def test_the_page_client_goes_on_once_the_kernel_answered_not_after_a_quiet_spel
 
 def test_the_page_client_says_when_the_kernel_died_before_it_answered() -> None:
     async def scenario() -> str:
-        async for _kernels, kernel in started_kernel():
+        async with started_kernel() as kernel:
             await kernel.shutdown_kernel(now=True)
             client = kernel.client()
             client.start_channels()
@@ -96,7 +97,6 @@ def test_the_page_client_says_when_the_kernel_died_before_it_answered() -> None:
             finally:
                 client.stop_channels()
             return "ready"
-        raise AssertionError("no kernel")
 
     assert "died" in run(scenario())
 
