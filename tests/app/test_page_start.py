@@ -3,7 +3,6 @@ messages at once (real kernels, and the app's real server)."""
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import http.client
 import json
@@ -22,11 +21,8 @@ from mathgames.server.render import (
     PromptKernelClient,
 )
 from mathgames.server.serve import app_config
+from tests.conftest import run_apart as run
 from tests.page_client import kernel_id_of
-
-
-def run(coroutine: Any) -> Any:
-    return asyncio.run(coroutine)
 
 
 @contextlib.asynccontextmanager

@@ -9,14 +9,12 @@ websocket until the widgets' state arrives.
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import http.client
 import json
 import re
 import sys
 from collections.abc import Iterator
-from concurrent.futures import ThreadPoolExecutor
 from http.cookies import SimpleCookie
 from pathlib import Path
 from typing import Any
@@ -27,6 +25,7 @@ import pytest
 
 from mathgames.core.i18n import LANGUAGES
 from tests.conftest import ARTIFACTS, NOTEBOOKS, Server, free_port
+from tests.conftest import run_apart as run
 from tests.page_client import PageVisit, message, visit
 
 pytestmark = pytest.mark.browser
@@ -76,13 +75,6 @@ def cookies_of(headers: dict[str, str], jar: dict[str, str]) -> dict[str, str]:
     cookie.load(headers.get("set-cookie", ""))
     jar.update({name: morsel.value for name, morsel in cookie.items()})
     return jar
-
-
-def run(coroutine: Any) -> Any:
-    """Run a coroutine to its end in a thread of its own (Playwright's sync API may already
-    run an event loop in this one)."""
-    with ThreadPoolExecutor(1) as pool:
-        return pool.submit(asyncio.run, coroutine).result()
 
 
 def header_of(jar: dict[str, str]) -> str:

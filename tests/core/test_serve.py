@@ -20,6 +20,7 @@ from mathgames.server.serve import (
     default_render_slots,
     server_command,
 )
+from tests.conftest import run_apart
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -233,10 +234,7 @@ def test_pages_wait_their_turn_for_a_render_slot(monkeypatch: pytest.MonkeyPatch
         assert order.index("next starts without a slot") < order.index("slow ends")
         assert await render.render_slot(None) is None  # no limit, no waiting
 
-    from concurrent.futures import ThreadPoolExecutor
-
-    with ThreadPoolExecutor(1) as pool:  # a browser test may leave a loop running here
-        pool.submit(asyncio.run, scenario()).result()
+    run_apart(scenario())
     assert default_render_slots(3) == 6
 
 
