@@ -166,3 +166,77 @@ def test_a_page_that_asked_or_a_notebook_announces_every_widget(
     own = {widget.model_id for widget in widgets if not isinstance(widget, SharedStyleModel)}
     assert own <= set(sent) <= {widget.model_id for widget in widgets}  # shared: maybe earlier
     assert len(sent) == len(set(sent))
+
+
+class _ControlComm:
+    """The page's control comm, as the kernel holds it: what the kernel sends on it."""
+
+    def __init__(self) -> None:
+        self.sent: list[dict[str, object]] = []
+
+    def send(self, data: dict[str, object], buffers: object = None) -> None:
+        self.sent.append(data)
+
+
+def _request_states(monkeypatch: pytest.MonkeyPatch) -> tuple[dict[str, object], dict[str, int]]:
+    """The answer to a page's request for every state, and how often each state was read."""
+    reads: dict[str, int] = {}
+    plain = w.Widget.get_state
+
+    def counted(self: w.Widget, *args: object, **kwargs: object) -> dict[str, object]:
+        if self.comm is not None:  # (a widget made meanwhile reads its state to open)
+            reads[self.model_id] = reads.get(self.model_id, 0) + 1
+        return plain(self, *args, **kwargs)
+
+    control = _ControlComm()
+    monkeypatch.setattr(w.Widget, "_control_comm", control)
+    monkeypatch.setattr(w.Widget, "get_state", counted)
+    w.Widget._handle_control_comm_msg({"content": {"data": {"method": "request_states"}}})
+    monkeypatch.setattr(w.Widget, "get_state", plain)
+    assert len(control.sent) == 1 and control.sent[0]["method"] == "update_states"
+    return control.sent[0], reads
+
+
+@pytest.mark.parametrize("served", [True, False], ids=["served page", "notebook"])
+def test_a_served_page_gets_every_state_read_once_and_the_same_answer(
+        served: bool, monkeypatch: pytest.MonkeyPatch) -> None:
+    """ipywidgets read every state twice to answer the page's request (the first time for a
+    summary it dropped); a served page's kernel reads each once and sends the same answer."""
+    from ipywidgets.widgets import widget
+
+    from mathgames.core.served import SERVED_PAGE_VARIABLE
+
+    monkeypatch.setattr(widget, "_instances", {})  # this page's widgets only, as in its kernel
+    monkeypatch.delenv(SERVED_PAGE_VARIABLE, raising=False)
+    page = JoinPage()
+    plain_answer, plain_reads = _request_states(monkeypatch)
+    if served:
+        monkeypatch.setenv(SERVED_PAGE_VARIABLE, "1")
+    answer, reads = _request_states(monkeypatch)
+    assert answer == plain_answer
+    assert page.name_input.model_id in answer["states"]  # type: ignore[operator]
+    assert set(reads) == set(widget._instances)
+    assert set(plain_reads.values()) == {2}
+    assert set(reads.values()) == ({1} if served else {2})
+
+
+def test_a_widget_made_while_the_states_are_read_is_in_the_answer(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    from ipywidgets.widgets import widget
+
+    from mathgames.core.served import SERVED_PAGE_VARIABLE
+
+    monkeypatch.setattr(widget, "_instances", {})
+    sprouts: list[w.Widget] = []
+
+    class Sprouting(w.HTML):
+        def get_state(self, *args: object, **kwargs: object) -> dict[str, object]:
+            if w.Widget._control_comm is not None and not sprouts:  # the page asks
+                sprouts.append(w.HTML("made while the page reads"))
+            return super().get_state(*args, **kwargs)
+
+    monkeypatch.setenv(SERVED_PAGE_VARIABLE, "1")
+    Sprouting("reads make")
+    answer, reads = _request_states(monkeypatch)
+    assert sprouts and sprouts[0].model_id in answer["states"]  # type: ignore[operator]
+    assert reads[sprouts[0].model_id] == 1
