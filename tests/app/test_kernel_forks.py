@@ -7,7 +7,10 @@ kernel manager with the ``mathgames-fork`` provisioner, as the app's server does
 from __future__ import annotations
 
 import asyncio
+import json
 import os
+import subprocess
+import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -23,6 +26,7 @@ from mathgames.server.kernel_forks import (
     ForkProvisioner,
     KernelTemplate,
     fork_request,
+    kernel_config,
 )
 from mathgames.server.serve import FORK_PROVISIONER
 from tests.kernel_loop import in_own_loop
@@ -176,3 +180,41 @@ def test_a_forked_process_that_ended_polls_as_ended() -> None:
         time.sleep(0.05)
     assert seen.poll() == 0
     seen.kill()  # ending an ended kernel is not an error
+
+
+COMMAND_LINES = """
+import json
+from ipykernel.kernelapp import IPKernelApp
+from mathgames.server.kernel_forks import kernel_config, read_command_line_as
+
+argv = ["-f", "/run/kernel-1.json"]
+settings = [*argv, "--HistoryManager.enabled=False", "--IPKernelApp.parent_handle=4242"]
+readings = {}
+for way in ("traitlets", "quick"):
+    app = IPKernelApp()
+    if way == "quick":
+        read_command_line_as(app, kernel_config(argv, 4242))
+    app.parse_command_line(settings)
+    readings[way] = {
+        "config": {section: {key: str(value) for key, value in values.items()}
+                   for section, values in app.config.items()},
+        "cli_config": {section: sorted(values) for section, values in app.cli_config.items()},
+        "extra_args": app.extra_args, "argv": app.argv,
+        "connection_file": app.connection_file, "parent_handle": app.parent_handle,
+    }
+print(json.dumps(readings))
+"""
+
+
+def test_a_forked_kernel_reads_its_usual_command_line_as_traitlets_would() -> None:
+    """The usual ``-f FILE`` is read without traitlets' parser, to the same result (in a
+    process of its own: importing ipykernel here would change the comm module for the
+    other tests)."""
+    done = subprocess.run([sys.executable, "-c", COMMAND_LINES], capture_output=True,
+                          text=True, timeout=120, check=True)
+    readings = json.loads(done.stdout)
+    assert readings["quick"] == readings["traitlets"]
+    assert readings["quick"]["config"]["HistoryManager"] == {"enabled": "False"}
+    assert readings["quick"]["connection_file"] == "/run/kernel-1.json"
+    assert readings["quick"]["parent_handle"] == 4242
+    assert kernel_config(["-f", "/k.json", "--debug"], 4242) is None  # traitlets reads it
