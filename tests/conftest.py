@@ -14,7 +14,6 @@
 
 from __future__ import annotations
 
-import asyncio
 import http.client
 import os
 import secrets
@@ -25,7 +24,6 @@ import subprocess
 import sys
 import time
 from collections.abc import Callable, Iterator
-from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -264,14 +262,6 @@ def browser() -> Iterator[Any]:
             yield launched
         finally:
             launched.close()
-
-
-def run_apart(coroutine: Any) -> Any:
-    """Run a coroutine to its end in a thread and an event loop of its own: Playwright's
-    sync API, in a browser test before it in the same worker, may leave a loop running in
-    this thread (``asyncio.run`` refuses then)."""
-    with ThreadPoolExecutor(1) as pool:
-        return pool.submit(asyncio.run, coroutine).result()
 
 
 def collect_errors(page: Any) -> Any:

@@ -21,7 +21,7 @@ from mathgames.server.render import (
     PromptKernelClient,
 )
 from mathgames.server.serve import app_config
-from tests.conftest import run_apart as run
+from tests.kernel_loop import in_own_loop as run
 from tests.page_client import kernel_id_of
 
 

@@ -25,7 +25,7 @@ import pytest
 
 from mathgames.core.i18n import LANGUAGES
 from tests.conftest import ARTIFACTS, NOTEBOOKS, Server, free_port
-from tests.conftest import run_apart as run
+from tests.kernel_loop import in_own_loop as run
 from tests.page_client import PageVisit, message, visit
 
 pytestmark = pytest.mark.browser

@@ -20,7 +20,7 @@ from mathgames.server.serve import (
     default_render_slots,
     server_command,
 )
-from tests.conftest import run_apart
+from tests.kernel_loop import in_own_loop
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -234,7 +234,7 @@ def test_pages_wait_their_turn_for_a_render_slot(monkeypatch: pytest.MonkeyPatch
         assert order.index("next starts without a slot") < order.index("slow ends")
         assert await render.render_slot(None) is None  # no limit, no waiting
 
-    run_apart(scenario())
+    in_own_loop(scenario())
     assert default_render_slots(3) == 6
 
 
