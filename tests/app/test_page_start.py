@@ -64,6 +64,8 @@ def test_the_page_client_goes_on_once_the_kernel_answered_not_after_a_quiet_spel
             kernel.execution_state = "starting"  # its watcher has heard nothing yet
             try:
                 await client.wait_for_ready(timeout=120)
+                assert client._hb_channel is None  # no heartbeat thread: the manager knows
+                assert await client._async_is_alive()
                 state = kernel.execution_state
                 client.iopub_channel.get_msg = read
                 answer = await answer_of(client, "6 * 7")
