@@ -282,7 +282,7 @@ async def main_async(args: argparse.Namespace) -> None:
     for row in rows:
         print(f"{row['n']:>4} {row['served']:>7} {row['busy']:>5} {row['errors']:>7}"
               f" {row['p50']:>7.1f} {row['p95']:>7.1f} {row['max']:>7.1f}"
-              f" {row['server_cpu']:>18.2f} {row['kernel_cpu']:>18.2f}"
+              f" {row['server_cpu']:>18.3f} {row['kernel_cpu']:>18.3f}"
               f" {row['peak_gib']:>9.2f} {row['kernels']:>8} {row['page_pss']:>13.1f}"
               f" {row['server_pss']:>15.0f} {row['wall']:>7.1f} {row['client_cpu']:>18.2f}"
               f" {row['idle']:>5.0%}")
