@@ -10,7 +10,7 @@ from typing import Any
 
 from mathgames.server.app import AppVoila
 from mathgames.server.reaper import KernelReaper
-from tests.app.test_security import run
+from tests.kernel_loop import in_own_loop as run
 
 
 class FakeManager:
@@ -38,9 +38,13 @@ def test_a_lost_page_keeps_its_kernel_for_the_grace_and_less_when_crowded(
     assert AppVoila.disconnected_grace.default_value == 120
     assert AppVoila.crowded_disconnected_grace.default_value == 30
     clock = [1000.0]
-    monkeypatch.setattr("mathgames.server.reaper.time.monotonic", lambda: clock[0])
 
     async def scenario() -> list[list[str]]:
+        with monkeypatch.context() as frozen:  # a still clock, for the scenario only
+            frozen.setattr("mathgames.server.reaper.time.monotonic", lambda: clock[0])
+            return await reaped()
+
+    async def reaped() -> list[list[str]]:
         manager = FakeManager(["a", "b", "c", "d"])
         crowded = [False]
         reaper = KernelReaper(FakeApp(manager), 120, 300, 20, crowded=lambda: crowded[0],
