@@ -206,7 +206,7 @@ _plain_answer = w.Widget._handle_control_comm_msg.__func__
 def _answer_in_one_pass(cls: type[w.Widget], msg: dict[str, Any]) -> None:
     """A served page's request for every widget's state, answered with each state read
     once. ipywidgets read every state twice, the first time for a summary it then dropped:
-    a sixth of a game page's kernel CPU. A widget made while the states are read is
+    half of the request's work in the kernel. A widget made while the states are read is
     included. Any other request, and any request outside a served page, goes to
     ipywidgets."""
     data = msg["content"]["data"]
