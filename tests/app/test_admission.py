@@ -20,8 +20,9 @@ import pytest
 from tornado.httpclient import AsyncHTTPClient, HTTPRequest
 from tornado.websocket import websocket_connect
 
-from tests.app.test_security import PASSWORD, cookies_of, header_of, kernels, request, run
+from tests.app.test_security import PASSWORD, cookies_of, header_of, kernels, request
 from tests.conftest import ARTIFACTS, NOTEBOOKS, Server, free_port
+from tests.kernel_loop import in_own_loop as run
 from tests.page_client import PageVisit, kernel_id_of, message, visit
 
 pytestmark = pytest.mark.browser

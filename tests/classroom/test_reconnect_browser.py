@@ -21,9 +21,9 @@ from typing import Any
 
 import pytest
 
-from tests.app.test_security import run
 from tests.classroom.reconnect import CutClass, class_comes_back, reconnect_all
 from tests.conftest import ARTIFACTS, NOTEBOOKS, Server
+from tests.kernel_loop import in_own_loop as run
 
 pytestmark = [pytest.mark.slow]
 
