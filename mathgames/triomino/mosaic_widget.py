@@ -371,6 +371,9 @@ class MosaicApp(w.VBox):
         self.board.svg = mosaic_svg(cells, board=BOARD, outline=target,
                                     selection=self.mosaic.selection, cursor=self.cursor,
                                     title=_("Mosaic"))
+        # the pictures to save before the line that says "filled": a click on "Picture"
+        # right after it reads must save what that line describes
+        self._update_downloads(saved)
         used = _("Tiles used: {n} of {total}").format(n=len(cells), total=MAX_TILES)
         parts = [f"<b>{esc(used)}</b>"]
         if self.puzzle is not None:
@@ -392,7 +395,6 @@ class MosaicApp(w.VBox):
                                                 "{n} triangles outside the outline",
                                                 outside).format(n=outside)))
         self.status.value = '<span style="font-size:17px">' + " · ".join(parts) + "</span>"
-        self._update_downloads(saved)
 
     def _update_downloads(self, saved: str) -> None:
         target = self.target()
