@@ -115,9 +115,9 @@ def test_the_apps_server_runs_pages_with_the_prompt_client(tmp_path: Any) -> Non
 
 
 @pytest.fixture
-def page_html(voila_url: str) -> Iterator[tuple[str, dict[str, Any]]]:
-    """A game page's HTML from the app's real server, and its kernel's model read just
-    after it (no websocket yet: the page's browser has not connected)."""
+def kernel_after_html(voila_url: str) -> Iterator[dict[str, Any]]:
+    """The model of a game page's kernel, read from the app's real server just after the
+    page's HTML (no websocket yet: the page's browser has not connected)."""
     host, port = voila_url.removeprefix("http://").split(":")
     connection = http.client.HTTPConnection(host, int(port), timeout=300)
     try:
@@ -132,7 +132,7 @@ def page_html(voila_url: str) -> Iterator[tuple[str, dict[str, Any]]]:
         model_reply = connection.getresponse()
         model = json.loads(model_reply.read())
         assert model_reply.status == 200, model
-        yield html, model
+        yield model
         xsrf = next((part.split("=", 1)[1] for part in cookies.split("; ")
                      if part.startswith("_xsrf=")), "")
         connection.request(  # the page leaves, as its browser would
@@ -144,8 +144,8 @@ def page_html(voila_url: str) -> Iterator[tuple[str, dict[str, Any]]]:
 
 
 def test_a_pages_kernel_is_known_idle_when_its_html_is_sent(
-        page_html: tuple[str, dict[str, Any]]) -> None:
-    _html, model = page_html
+        kernel_after_html: dict[str, Any]) -> None:
+    model = kernel_after_html
     # not "starting": the page's websocket then carries messages without waiting for the
     # server's next knock on the kernel
     assert model["execution_state"] == "idle", model
