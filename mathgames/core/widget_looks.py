@@ -41,6 +41,7 @@ from __future__ import annotations
 
 import contextlib
 import contextvars
+import weakref
 from collections.abc import Iterator
 from typing import Any
 
@@ -55,7 +56,7 @@ from mathgames.core.served import served_page
 
 __all__ = ["BuiltTogether", "DescriptionStyle", "SharedLookError", "SharedStyleModel",
            "built_together", "opened_together", "own_layout", "shared_look", "shared_looks",
-           "unasked"]
+           "unasked", "warm_up"]
 
 
 class SharedLookError(TypeError):
@@ -107,14 +108,40 @@ def shared_look(kind: type[w.Widget], **properties: str) -> w.Widget:
     if made is not None and made[0] is manager and (
             made[1].comm is not None or any(made[1] is p for p in _PENDING.get() or ())):
         return made[1]  # open, or to be opened: not closed
+    model = _frozen_kind(kind)(**properties)
+    model._frozen = True
+    _made[key] = (manager, model)
+    return model
+
+
+def _frozen_kind(kind: type[w.Widget]) -> type[w.Widget]:
+    """The class of ``kind``'s shared models (made once a process: a class costs 0.6 ms)."""
     frozen = _frozen_kinds.get(kind)
     if frozen is None:
         frozen = _frozen_kinds[kind] = type(f"Shared{kind.__name__}", (SharedStyleModel, kind),
                                             {"__module__": __name__})
-    model = frozen(**properties)
-    model._frozen = True
-    _made[key] = (manager, model)
-    return model
+    return frozen
+
+
+def _looks(kind: type = w.widgets.widget_style.Style) -> Iterator[type]:
+    """``kind`` and every kind of style model derived from it."""
+    yield kind
+    for derived in kind.__subclasses__():
+        if not issubclass(derived, SharedStyleModel):
+            yield from _looks(derived)
+
+
+def warm_up() -> None:
+    """Make now what every page's first shared looks would make: the class of each kind's
+    shared models (``SharedLayout``, ``SharedButtonStyle``...), for every kind ipywidgets
+    has. The kernel template (:mod:`mathgames.server.kernel_forks`) calls it before it
+    forks; each kernel made about seven such classes for itself.
+
+    >>> warm_up(); w.Layout in _frozen_kinds and w.ButtonStyle in _frozen_kinds
+    True
+    """
+    for kind in (w.Layout, *_looks()):
+        _frozen_kind(kind)
 
 
 def own_layout(widget: w.DOMWidget) -> w.Layout:
@@ -230,6 +257,32 @@ def _answer_in_one_pass(cls: type[w.Widget], msg: dict[str, Any]) -> None:
 
 
 w.Widget._handle_control_comm_msg = classmethod(_answer_in_one_pass)
+
+_synced: weakref.WeakKeyDictionary[type, tuple[str, ...]] = weakref.WeakKeyDictionary()
+
+
+def _synced_names(self: w.Widget) -> list[str]:
+    """A widget's synced properties (its ``keys``), found once for each class.
+
+    ipywidgets went through every trait of the class for every widget it made: a game
+    page's 70 widgets spent more on that than on their states. A class made with more
+    traits (``add_traits``, as every anywidget) is a new class, so it is looked at anew;
+    the classes are held weakly, so an ended widget's class can go.
+
+    >>> names = w.Button().keys
+    >>> "description" in names, names == list(w.Button().traits(sync=True))
+    (True, True)
+    >>> w.Button().keys is w.Button().keys  # each widget its own list, as before
+    False
+    """
+    kind = type(self)
+    names = _synced.get(kind)
+    if names is None:
+        names = _synced[kind] = tuple(self.traits(sync=True))
+    return list(names)
+
+
+w.Widget.__dict__["_default_keys"].func = _synced_names
 
 _widget_properties: dict[type, tuple[str, ...]] = {}
 
