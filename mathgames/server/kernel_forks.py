@@ -60,6 +60,8 @@ from typing import Any
 
 from jupyter_client.provisioning import LocalProvisioner
 
+from mathgames.server import kernel_shell
+
 __all__ = [
     "FORK_VARIABLE",
     "PRELOAD",
@@ -72,6 +74,7 @@ __all__ = [
     "kernel_config",
     "read_command_line_as",
     "template_main",
+    "without_subshells",
 ]
 
 #: The environment variable that turns forked kernels off (``MATHGAMES_FORK=0``).
@@ -230,6 +233,10 @@ def _become_kernel(argv: list[str], env: dict[str, str], cwd: str) -> None:
         config = kernel_config(argv, template)
         if config is not None:
             read_command_line_as(app, config)
+            kernel_shell.adopt_in(app)
+        else:
+            kernel_shell.drop()
+        without_subshells(app)
         app.initialize(settings)
         _as_if_imported_in_the_kernel()
         if profile_dir:
@@ -297,6 +304,28 @@ def read_command_line_as(app: Any, config: Any) -> None:
     app.parse_command_line = parse_command_line
 
 
+def without_subshells(app: Any) -> None:
+    """Make the kernel application ``app`` (not yet initialized) read its shell messages in
+    its main thread, as ipykernel 6 did.
+
+    ipykernel 7 reads every shell message in a thread of its own and hands it to the main
+    thread over a pair of in-process sockets, so that a client may open *subshells*
+    (code run in threads of their own, JEP 91). A page never opens one, and that thread
+    and its hand-over cost a tenth of a game page's kernel CPU. Such a kernel does not
+    offer subshells (its ``kernel_info`` says so); everything else is as before.
+    """
+    plain_init_kernel = app.init_kernel
+
+    def init_kernel() -> None:
+        unused = app.shell_channel_thread  # made, never started: its event loop closed
+        app.shell_channel_thread = None
+        if unused is not None:
+            unused.io_loop.close()
+        plain_init_kernel()
+
+    app.init_kernel = init_kernel
+
+
 def _set_title(title: str) -> None:
     """What the list of processes (``ps``, ``top``) shows for this process."""
     try:
@@ -319,18 +348,31 @@ def _as_if_imported_in_the_kernel() -> None:
 
 
 def _warm_up() -> None:
-    """What every page reads on its first use and no page changes: read it once, here.
+    """What every page makes on its first use and no page changes: make it once, here.
 
-    The translations' catalogs and Babel's number formats of the four languages (a
-    game page formats numbers in its help: Babel's data for one language was about a
-    third of the page's cells' CPU in each kernel).
+    - The translations' catalogs and Babel's number formats of the four languages (a
+      game page formats numbers in its help: Babel's data for one language was about a
+      third of the page's cells' CPU in each kernel).
+    - The classes of the shared layout and style models (:func:`widget_looks.warm_up`).
+    - What IPython compiles on a kernel's first cell: the tokenizer's patterns (read to
+      tell whether a cell's last line ends in ``;``) and the cell transformers' (about a
+      tenth of a game page's kernel CPU, compiled anew in each kernel).
     """
-    i18n = sys.modules.get("mathgames.core.i18n")
-    if i18n is not None:
-        try:
-            i18n.warm_up()
-        except Exception as error:  # a page reads them itself then
-            print(f"mathgames kernel template: cannot warm up: {error}", file=sys.stderr)
+    for name in ("mathgames.core.i18n", "mathgames.core.widget_looks"):
+        module = sys.modules.get(name)
+        if module is not None:
+            try:
+                module.warm_up()
+            except Exception as error:  # a page makes them itself then
+                print(f"mathgames kernel template: cannot warm up {name}: {error}",
+                      file=sys.stderr)
+    if "IPython.core.interactiveshell" in sys.modules:
+        from IPython.core.displayhook import DisplayHook
+        from IPython.core.inputtransformer2 import TransformerManager
+
+        cell = "a = [1]\nprint(a)  # ;\na;\n%time a\n"
+        TransformerManager().transform_cell(cell)
+        DisplayHook.semicolon_at_end_of_expression(cell)
 
 
 def template_main(socket_path: str, preload: tuple[str, ...] = PRELOAD) -> None:
@@ -350,6 +392,13 @@ def template_main(socket_path: str, preload: tuple[str, ...] = PRELOAD) -> None:
         except Exception as error:
             print(f"mathgames kernel template: cannot preload {name}: {error}", file=sys.stderr)
     _warm_up()
+    if "ipykernel.ipkernel" in sys.modules:
+        try:
+            kernel_shell.build(kernel_config(["-f", os.devnull], os.getpid()))
+        except Exception as error:  # each kernel builds its own then
+            print(f"mathgames kernel template: cannot build the shell: {error}",
+                  file=sys.stderr)
+            kernel_shell.drop()
     # What the template made lives as long as every kernel: out of the garbage collector's
     # sight. A kernel's collections then walk only what it made itself (a full one walked
     # the template's 60,000 objects, 0.03 s, and wrote to every memory page they are in, so

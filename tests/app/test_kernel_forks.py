@@ -6,6 +6,7 @@ kernel manager with the ``mathgames-fork`` provisioner, as the app's server does
 
 from __future__ import annotations
 
+import ast
 import asyncio
 import json
 import os
@@ -68,12 +69,14 @@ async def evaluate(manager: AsyncKernelManager, expression: str) -> str:
         client.stop_channels()
 
 
-async def start(folder: Path, env: dict[str, str] | None = None) -> AsyncKernelManager:
+async def start(folder: Path, env: dict[str, str] | None = None,
+                run_in_folder: bool = False) -> AsyncKernelManager:
     # Each kernel's Unix sockets in a folder of its own (the server's are in its own).
     folder.mkdir()
     manager = AsyncKernelManager(kernel_name="python3", transport="ipc",
                                  ip=str(folder / "kernel"))
-    await manager.start_kernel(env={**os.environ, **(env or {})})
+    where = {"cwd": str(folder)} if run_in_folder else {}
+    await manager.start_kernel(env={**os.environ, **(env or {})}, **where)
     return manager
 
 
@@ -218,3 +221,84 @@ def test_a_forked_kernel_reads_its_usual_command_line_as_traitlets_would() -> No
     assert readings["quick"]["connection_file"] == "/run/kernel-1.json"
     assert readings["quick"]["parent_handle"] == 4242
     assert kernel_config(["-f", "/k.json", "--debug"], 4242) is None  # traitlets reads it
+
+
+def test_a_forked_kernel_adopts_the_templates_shell_as_its_own(
+        template: KernelTemplate, fork_factory: None, tmp_path: Path) -> None:
+    """The template built the IPython shell once; each kernel's copy is its own: its
+    kernel, its folder, its environment, its variables."""
+    async def scenario() -> dict[str, Any]:
+        first = await start(tmp_path / "first", run_in_folder=True)
+        second = await start(tmp_path / "second", run_in_folder=True)
+        try:
+            shell = "get_ipython()"
+            found = {
+                "built": await evaluate(first, f"{shell}._mathgames_built_in_template"),
+                "own kernel": await evaluate(
+                    first, f"{shell}.kernel.shell is {shell} and {shell}.parent is "
+                           f"{shell}.kernel"),
+                "folder": await evaluate(first, "[str(_dh[0]), get_ipython().starting_dir,"
+                                                " get_ipython().run_line_magic('pwd', '')]"),
+                "pager": await evaluate(first, "__import__('os').environ.get('PAGER')"),
+                "subshells": await evaluate(first, f"{shell}.kernel.shell_channel_thread"),
+                "features": await evaluate(
+                    first, f"{shell}.kernel.kernel_info.get('supported_features', [])"),
+            }
+            client = first.client()
+            client.start_channels()
+            try:
+                await client.wait_for_ready(timeout=60)
+                reply = await client.execute_interactive("secret = 42\nsecret", timeout=60,
+                                                         output_hook=_quiet)
+                found["count"] = reply["content"]["execution_count"]
+                reply = await client.execute_interactive("1 / 0", timeout=60,
+                                                         output_hook=_quiet)
+                found["error"] = reply["content"].get("ename")
+            finally:
+                client.stop_channels()
+            found["mine"] = await evaluate(first, "secret")
+            found["theirs"] = await evaluate(second, "'secret' in get_ipython().user_ns")
+            found["second folder"] = await evaluate(second, "str(_dh[0])")
+        finally:
+            await first.shutdown_kernel(now=True)
+            await second.shutdown_kernel(now=True)
+        return found
+
+    found = in_own_loop(scenario())
+    assert found["built"] == "True"
+    assert found["own kernel"] == "True"
+    assert ast.literal_eval(found["folder"]) == [str(tmp_path / "first")] * 3
+    assert found["second folder"] == repr(str(tmp_path / "second"))
+    assert found["pager"] == "'cat'"  # what the shell sets for a kernel's commands
+    assert found["subshells"] == "None"  # shell messages read in the main thread
+    assert "kernel subshells" not in ast.literal_eval(found["features"])
+    assert found["count"] == 1  # the first cell of a fresh kernel
+    assert found["error"] == "ZeroDivisionError"
+    assert found["mine"] == "42"
+    assert found["theirs"] == "False"  # nothing of one page reaches another
+
+
+def test_a_kernel_with_a_configuration_of_its_own_builds_its_own_shell(
+        template: KernelTemplate, fork_factory: None, tmp_path: Path) -> None:
+    """A profile's configuration file says something the template's shell was not built
+    with: that kernel builds its own shell, and the configuration holds."""
+    profile = tmp_path / "ipython" / "profile_default"
+    profile.mkdir(parents=True)
+    (profile / "ipython_kernel_config.py").write_text(
+        "c.InteractiveShell.ast_node_interactivity = 'all'\n")
+
+    async def scenario() -> list[str]:
+        configured = await start(tmp_path / "configured",
+                                 {"IPYTHONDIR": str(tmp_path / "ipython")})
+        usual = await start(tmp_path / "usual")
+        try:
+            expression = ("[getattr(get_ipython(), '_mathgames_built_in_template', False),"
+                          " get_ipython().ast_node_interactivity]")
+            return [await evaluate(configured, expression), await evaluate(usual, expression)]
+        finally:
+            await configured.shutdown_kernel(now=True)
+            await usual.shutdown_kernel(now=True)
+
+    configured, usual = in_own_loop(scenario())
+    assert configured == "[False, 'all']"
+    assert usual == "[True, 'last_expr']"
