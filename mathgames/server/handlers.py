@@ -4,6 +4,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
 import tornado.web
@@ -21,8 +22,54 @@ from mathgames.server.reaper import KernelReaper
 from mathgames.server.render import RENDER, RenderLedger, render_slot
 from mathgames.server.wire import V1_PROTOCOL, message_header
 
-__all__ = ["AppKernelHandler", "AppKernelWebsocketHandler", "AppPageHandler",
-           "AppTemplateFileHandler", "LandingRedirectHandler"]
+__all__ = ["SEND_WITHIN", "AppKernelHandler", "AppKernelWebsocketHandler", "AppPageHandler",
+           "AppTemplateFileHandler", "LandingRedirectHandler", "Sending"]
+
+
+#: How long a page's HTML may wait to leave the server with the HTML made after it.
+SEND_WITHIN = 0.01
+
+
+class Sending:
+    """Sends what was written together: ``soon()`` after a write sends it within
+    :data:`SEND_WITHIN` seconds, with whatever else was written meanwhile.
+
+    Voila hands a page's HTML over in many small pieces (75 for a game page), and each
+    sent on its own was a system call and a wake-up of the browser: a twelfth of the
+    server's CPU a page. The page still arrives as it is made, 10 ms at most later.
+
+    >>> import asyncio
+    >>> async def three_pieces() -> list[str]:
+    ...     sent = []
+    ...     sending = Sending(lambda: sent.append("sent"))
+    ...     for _ in range(3):
+    ...         sending.soon()
+    ...     await asyncio.sleep(2 * SEND_WITHIN)
+    ...     sending.soon(); sending.cancel()  # the request's end sends the last one
+    ...     await asyncio.sleep(2 * SEND_WITHIN)
+    ...     return sent
+    >>> asyncio.run(three_pieces())
+    ['sent']
+    """
+
+    def __init__(self, send: Any) -> None:
+        self.send = send
+        self._timer: asyncio.TimerHandle | None = None
+
+    def soon(self) -> None:
+        """Send what was written, and what will be within :data:`SEND_WITHIN` seconds."""
+        if self._timer is None:
+            self._timer = asyncio.get_running_loop().call_later(SEND_WITHIN, self._now)
+
+    def _now(self) -> None:
+        self._timer = None
+        self.send()
+
+    def cancel(self) -> None:
+        """Send nothing more (what is written leaves when the request ends)."""
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
 
 
 class AppPageHandler(TornadoVoilaHandler):
@@ -64,11 +111,13 @@ class AppPageHandler(TornadoVoilaHandler):
         render = ledger.begin()  # counted under the cap until its kernel is in the list
         RENDER.set(render)
         slot = await render_slot(self.settings.get("mathgames_render_slots"))
+        sending = Sending(self.flush)
         try:
             async for html in self.get_generator(path=path):
                 self.write(html)
-                self.flush()
+                sending.soon()
         finally:
+            sending.cancel()  # what is left leaves with the request's end
             if slot is not None:
                 slot.release()
             render.done()
