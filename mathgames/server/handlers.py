@@ -48,7 +48,8 @@ class Sending:
     ...     sending.soon(); sending.cancel()  # the request's end sends the last one
     ...     await asyncio.sleep(2 * SEND_WITHIN)
     ...     return sent
-    >>> asyncio.run(three_pieces())
+    >>> from concurrent.futures import ThreadPoolExecutor  # a loop of its own
+    >>> ThreadPoolExecutor(1).submit(asyncio.run, three_pieces()).result()
     ['sent']
     """
 
