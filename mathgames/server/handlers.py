@@ -35,8 +35,8 @@ class Sending:
     :data:`SEND_WITHIN` seconds, with whatever else was written meanwhile.
 
     Voila hands a page's HTML over in many small pieces (75 for a game page), and each
-    sent on its own was a system call and a wake-up of the browser: a twelfth of the
-    server's CPU a page. The page still arrives as it is made, 10 ms at most later.
+    sent on its own was a system call and a wake-up of the browser: about a tenth of
+    the server's CPU a page. The page still arrives as it is made, 10 ms at most later.
 
     >>> import asyncio
     >>> async def three_pieces() -> list[str]:
