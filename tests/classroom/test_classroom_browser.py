@@ -338,6 +338,16 @@ SHORT_STAR = {"0": ["a17", "a16", "b16", "a15", "b15", "c15", "a14", "b14", "c14
               "1": ["h8"], "2": ["e8"]}
 
 
+def wait_for_ply(page: Any, ply: int) -> None:
+    """Wait until ``page`` shows its table at ``ply`` or later. A bot moves 0.4 s after its
+    turn comes, so on a busy machine a page may already show the bot's move when the test
+    looks for the move before it."""
+    page.wait_for_function(
+        "ply => { const line = document.querySelector('.mg-table-line');"
+        " return line !== null && line.getClientRects().length > 0"
+        " && Number(line.dataset.ply) >= ply; }", arg=ply)
+
+
 def test_two_students_play_chinese_checkers_with_a_bot(classroom_server: tuple[str, str],
                                                        device: Any) -> None:
     base, store_url = classroom_server
@@ -358,18 +368,18 @@ def test_two_students_play_chinese_checkers_with_a_bot(classroom_server: tuple[s
     try:
         for _turn in range(200):
             state = room.load_table(code)
-            for page in players:  # every device shows the same move
-                page.wait_for_selector(f'.mg-table-line[data-ply="{state.ply}"]')
+            for page in players:  # every device shows the move (or the bot's after it)
+                wait_for_ply(page, state.ply)
             if state.is_over:
                 break
             if state.is_bot(state.to_move):
-                players[0].wait_for_selector(f'.mg-table-line[data-ply="{state.ply + 1}"]')
+                wait_for_ply(players[0], state.ply + 1)
                 continue
             page = players[state.to_move]
             move = GreedyBot(seed=state.ply).choose(state.game)
             page.locator(f'.mathgames-board [data-cell="{move.start}"]').click()
             page.locator(f'.mathgames-board [data-cell="{move.end}"]').click()
-            page.wait_for_selector(f'.mg-table-line[data-ply="{state.ply + 1}"]')
+            wait_for_ply(page, state.ply + 1)
         final = room.load_table(code)
     finally:
         store.close()
