@@ -354,9 +354,9 @@ def _warm_up() -> None:
       game page formats numbers in its help: Babel's data for one language was about a
       third of the page's cells' CPU in each kernel).
     - The classes of the shared layout and style models (:func:`widget_looks.warm_up`).
-    - What IPython compiles on a kernel's first cell: the tokenizer's patterns (read to
-      tell whether a cell's last line ends in ``;``) and the cell transformers' (about a
-      tenth of a game page's kernel CPU, compiled anew in each kernel).
+
+    The kernel's IPython shell, and what its first cell compiles, is built after it
+    (:func:`kernel_shell.build`).
     """
     for name in ("mathgames.core.i18n", "mathgames.core.widget_looks"):
         module = sys.modules.get(name)
@@ -366,13 +366,6 @@ def _warm_up() -> None:
             except Exception as error:  # a page makes them itself then
                 print(f"mathgames kernel template: cannot warm up {name}: {error}",
                       file=sys.stderr)
-    if "IPython.core.interactiveshell" in sys.modules:
-        from IPython.core.displayhook import DisplayHook
-        from IPython.core.inputtransformer2 import TransformerManager
-
-        cell = "a = [1]\nprint(a)  # ;\na;\n%time a\n"
-        TransformerManager().transform_cell(cell)
-        DisplayHook.semicolon_at_end_of_expression(cell)
 
 
 def template_main(socket_path: str, preload: tuple[str, ...] = PRELOAD) -> None:
